@@ -1,0 +1,59 @@
+/**
+ * The Workspace abstraction: everything the engine reads or writes goes through it, so the core
+ * runs unchanged on a file system, in memory, or in an edge runtime.
+ *
+ * Paths are relative, use `/` as separator and never contain `..` segments; use
+ * {@link normalizeWorkspacePath} to validate untrusted input.
+ *
+ * @module
+ */
+
+/** Read/write access to one directory tree (a data directory or a module). */
+export interface Workspace {
+  /** Human-readable location, e.g. an absolute directory path or `memory:`. */
+  readonly location: string;
+  /** Text of the file at `path`, or `undefined` when it does not exist. */
+  readText(path: string): Promise<string | undefined>;
+  /** Every file below `dir` (recursively), as sorted workspace-relative paths; `[]` if missing. */
+  listFiles(dir: string): Promise<string[]>;
+  /** Writes `text` atomically (temp file, fsync, rename); parent folders are created. */
+  writeTextAtomic(path: string, text: string): Promise<void>;
+}
+
+/** Thrown for a path that is absolute, escapes the workspace, or is otherwise unsafe. */
+export class UnsafePathError extends Error {
+  /** @param path the rejected path @param reason why it was rejected */
+  constructor(readonly path: string, reason: string) {
+    super(`unsafe path '${path}': ${reason}`);
+    this.name = "UnsafePathError";
+  }
+}
+
+/**
+ * Validates and normalises a workspace-relative path: rejects absolute paths, `..`, backslashes,
+ * NUL and empty segments; removes `.` segments.
+ *
+ * @example
+ * ```ts
+ * import { normalizeWorkspacePath } from "./workspace.ts";
+ * normalizeWorkspacePath("assets/./host.csv"); // "assets/host.csv"
+ * ```
+ */
+export function normalizeWorkspacePath(path: string): string {
+  if (path.includes("\0")) throw new UnsafePathError(path, "contains NUL");
+  if (path.includes("\\")) throw new UnsafePathError(path, "contains a backslash");
+  if (path.startsWith("/")) throw new UnsafePathError(path, "is absolute");
+  const parts: string[] = [];
+  for (const seg of path.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") throw new UnsafePathError(path, "escapes the workspace");
+    parts.push(seg);
+  }
+  if (parts.length === 0) throw new UnsafePathError(path, "is empty");
+  return parts.join("/");
+}
+
+/** Joins workspace path segments with `/`. */
+export function joinPath(...parts: string[]): string {
+  return parts.filter((p) => p !== "").join("/");
+}
