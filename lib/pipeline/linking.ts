@@ -1,0 +1,123 @@
+/**
+ * Auto-linking (reference M60–M64, A16–A20): a property whose name equals an existing resource
+ * type and whose value names resources of that type becomes a relation labelled with the
+ * property name. Runs after assets, after models and after compliance.
+ *
+ * @module
+ */
+import type { Graph, JsonValue, Resource } from "../graph/graph.ts";
+import type { IssueCollector } from "./issues.ts";
+
+/** A `[[retype_relation]]` rule (reference M55–M57). */
+export interface RetypeRule {
+  /** The file's `origin_resource` type: only its convention relations are affected. */
+  originType: string;
+  /** Property (column) whose convention relation is retyped. */
+  propertyKey: string;
+  /** Relation type to use instead of the property name. */
+  newType: string;
+  /** Resource type the values are looked up in. */
+  targetType: string;
+  /** Where the rule was declared, for messages. */
+  file?: string;
+}
+
+/** Splits a cell or property value into names: arrays as-is, strings on commas, trimmed. */
+export function splitNames(value: JsonValue | undefined): string[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) {
+    return value.flatMap((
+      v,
+    ) => (typeof v === "string" || typeof v === "number" ? splitNames(v) : []));
+  }
+  if (typeof value === "number") return [String(value)];
+  if (typeof value !== "string") return [];
+  const out: string[] = [];
+  for (const part of value.split(",")) {
+    const t = part.trim();
+    if (t !== "") out.push(t);
+  }
+  return out;
+}
+
+/** Options of {@link autoLink}. */
+export interface AutoLinkOptions {
+  /** Retype rules collected from model files. */
+  retypeRules?: readonly RetypeRule[];
+  /** Report targets that do not exist as warnings (default true). */
+  warnMissing?: boolean;
+  /** Phase name used in issues. */
+  phase?: string;
+}
+
+/**
+ * Creates convention relations for every resource of the graph. Returns the number of relations
+ * created. Never removes relations (M63).
+ *
+ * @example
+ * ```ts
+ * import { Graph } from "../graph/graph.ts";
+ * import { IssueCollector } from "./issues.ts";
+ * import { autoLink } from "./linking.ts";
+ * const g = new Graph();
+ * g.upsertResource("database", "db-1");
+ * const svc = g.upsertResource("service", "api", { database: "db-1" });
+ * autoLink(g, new IssueCollector());
+ * console.log(g.outgoing(svc)[0].type); // "database"
+ * ```
+ */
+export function autoLink(
+  graph: Graph,
+  issues: IssueCollector,
+  options: AutoLinkOptions = {},
+): number {
+  const retype = new Map<string, RetypeRule>();
+  for (const rule of options.retypeRules ?? []) {
+    retype.set(`${rule.originType}\u0000${rule.propertyKey}`, rule);
+  }
+  const types = new Set(graph.types());
+  const targetTypes = new Set([...types, ...[...retype.values()].map((r) => r.targetType)]);
+  let created = 0;
+  for (const resource of [...graph.resources()]) {
+    for (const key in resource.properties) {
+      if (key === "name" || key === "original_name" || key.startsWith("_")) continue;
+      const rule = retype.get(`${resource.type}\u0000${key}`);
+      const targetType = rule ? rule.targetType : key;
+      if (!rule && !types.has(key)) continue;
+      if (!targetTypes.has(targetType)) continue;
+      const relationType = rule ? rule.newType : key;
+      created += linkValues(graph, issues, resource, key, targetType, relationType, options);
+    }
+  }
+  return created;
+}
+
+function linkValues(
+  graph: Graph,
+  issues: IssueCollector,
+  resource: Resource,
+  key: string,
+  targetType: string,
+  relationType: string,
+  options: AutoLinkOptions,
+): number {
+  let created = 0;
+  for (const targetName of splitNames(resource.properties[key])) {
+    if (targetType === resource.type && targetName === resource.name) continue;
+    const target = graph.getResource(targetType, targetName);
+    if (!target) {
+      if (options.warnMissing !== false) {
+        issues.warn(
+          "relation_target_missing",
+          `${resource.type} '${resource.name}': ${key} = '${targetName}' names no ${targetType}`,
+          { phase: options.phase },
+        );
+      }
+      continue;
+    }
+    if (graph.getRelation(resource, relationType, target)) continue;
+    graph.upsertRelation(resource, relationType, target);
+    created++;
+  }
+  return created;
+}
