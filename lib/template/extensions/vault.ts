@@ -1,0 +1,46 @@
+/**
+ * Function `vault(collection=C, secret=S)` (T32, GN16).
+ *
+ * @module
+ */
+
+import { ExtensionError } from "./errors.ts";
+import { requireString } from "./values.ts";
+
+/** Resolves a secret's plaintext; `undefined` when the secret cannot be read. */
+export type VaultResolver = (collection: string, secret: string) => string | undefined;
+
+/** The inline placeholder form `${vault:<collection>#<secret>}` (GN16). */
+export function vaultPlaceholder(collection: string, secret: string): string {
+  return `\${vault:${collection}#${secret}}`;
+}
+
+/**
+ * Evaluates `vault(...)`. Outside the allowed fields it is an error (T32). Without a resolver
+ * (no vault configured) the placeholder is rendered literally (AC22: the consumer then fails
+ * explicitly); a resolver that cannot find the secret is an error (GN16).
+ */
+export function vaultFunction(
+  args: Record<string, unknown>,
+  allowed: boolean,
+  resolver: VaultResolver | undefined,
+): string {
+  const ext = "vault";
+  const collection = requireString(ext, args, "collection");
+  const secret = requireString(ext, args, "secret");
+  if (!allowed) {
+    throw new ExtensionError(
+      ext,
+      "only available in generator url/payload/inject_headers and action environments",
+    );
+  }
+  if (!resolver) return vaultPlaceholder(collection, secret);
+  const value = resolver(collection, secret);
+  if (value === undefined) {
+    throw new ExtensionError(
+      ext,
+      `secret ${JSON.stringify(secret)} not found in collection ${JSON.stringify(collection)}`,
+    );
+  }
+  return value;
+}
