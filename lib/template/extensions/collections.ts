@@ -28,7 +28,8 @@ import {
 type Json = Parameters<typeof search>[0];
 
 /**
- * Runs a JMESPath query; errors become {@link ExtensionError}s of `ext`.
+ * Runs a JMESPath query; errors become {@link ExtensionError}s of `ext` (usable for header
+ * `jmespath` pre-filters, generator `jmespath!` filters and `cursor_jmespath`).
  *
  * @example
  * ```ts

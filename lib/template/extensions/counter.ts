@@ -28,6 +28,7 @@ export interface CounterStore {
 export class BuildCounters implements CounterStore {
   readonly #values = new Map<string, number>();
 
+  /** Returns the key's current value (0 on first use) and increments it. */
   next(key: string): number {
     const v = this.#values.get(key) ?? 0;
     this.#values.set(key, v + 1);
@@ -43,6 +44,11 @@ export class BuildCounters implements CounterStore {
 /**
  * Key normalisation: string/number/bool → its text; object → its `name` property; array → the
  * normalised elements sorted and joined with `,`.
+ *
+ * @example
+ * ```ts
+ * counterKey(["b", { name: "a" }], (v) => v); // "a,b"
+ * ```
  */
 export function counterKey(value: unknown, toJson: ToJson, depth = 0): string {
   const ext = "counter";

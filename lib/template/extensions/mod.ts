@@ -118,8 +118,11 @@ export interface ExtensionOptions {
  * ```
  */
 export interface EngineExtensions {
+  /** Filters by name. */
   filters: Record<string, Filter>;
+  /** Functions by name. */
   functions: Record<string, Fn>;
+  /** Tests by name (none so far: the original adds no tests to Tera). */
   tests: Record<string, Test>;
 }
 

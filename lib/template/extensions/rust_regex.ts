@@ -14,8 +14,20 @@
  * @module
  */
 
-/** Thrown for a pattern that is invalid or cannot be translated. */
+/**
+ * Thrown for a pattern that is invalid or cannot be translated.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   translateRustRegex("(?=a)");
+ * } catch (e) {
+ *   e instanceof RegexTranslationError; // true: Rust has no look-around
+ * }
+ * ```
+ */
 export class RegexTranslationError extends Error {
+  /** Creates the error with a message describing the construct. */
   constructor(message: string) {
     super(message);
     this.name = "RegexTranslationError";
@@ -58,8 +70,17 @@ interface Group {
   wrappers: string[];
 }
 
-/** Result of {@link translateRustRegex}. */
+/**
+ * Result of {@link translateRustRegex}.
+ *
+ * @example
+ * ```ts
+ * const t: TranslatedRegex = translateRustRegex("(?i)abc");
+ * t.flags; // "ui"
+ * ```
+ */
 export interface TranslatedRegex {
+  /** JavaScript pattern source. */
   source: string;
   /** JavaScript flags (always contains `u`). */
   flags: string;

@@ -7,7 +7,14 @@
 
 import { ExtensionError } from "./errors.ts";
 
-/** Converts an engine value (possibly lazy) into plain JSON data. */
+/**
+ * Converts an engine value (possibly lazy) into plain JSON data.
+ *
+ * @example
+ * ```ts
+ * const toJson: ToJson = (v) => v;
+ * ```
+ */
 export type ToJson = (value: unknown) => unknown;
 
 /**
@@ -54,6 +61,11 @@ export function compareCodePoints(a: string, b: string): number {
 /**
  * Compact JSON exactly as Tera's `json_encode` writes it (serde_json): no spaces, object keys in
  * code-point order, non-ASCII characters unescaped.
+ *
+ * @example
+ * ```ts
+ * compactJson({ b: 1, a: ["é"] }); // '{"a":["é"],"b":1}'
+ * ```
  */
 export function compactJson(value: unknown): string {
   if (value === null || value === undefined) return "null";

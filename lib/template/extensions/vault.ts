@@ -7,10 +7,24 @@
 import { ExtensionError } from "./errors.ts";
 import { requireString } from "./values.ts";
 
-/** Resolves a secret's plaintext; `undefined` when the secret cannot be read. */
+/**
+ * Resolves a secret's plaintext; `undefined` when the secret cannot be read.
+ *
+ * @example
+ * ```ts
+ * const resolver: VaultResolver = (collection, secret) => collection === "app" ? secret : undefined;
+ * ```
+ */
 export type VaultResolver = (collection: string, secret: string) => string | undefined;
 
-/** The inline placeholder form `${vault:<collection>#<secret>}` (GN16). */
+/**
+ * The inline placeholder form `${vault:<collection>#<secret>}` (GN16).
+ *
+ * @example
+ * ```ts
+ * vaultPlaceholder("app", "token"); // "${vault:app#token}"
+ * ```
+ */
 export function vaultPlaceholder(collection: string, secret: string): string {
   return `\${vault:${collection}#${secret}}`;
 }
