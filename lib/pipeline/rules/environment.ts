@@ -1,0 +1,204 @@
+/**
+ * Shared machinery for phases that run TOML rule files (models, compliance, outputs): loading
+ * and parsing the files with locations, template rendering with rule-aware errors, `json!`
+ * reading with a per-build cache, and the per-origin template scope of a chunk (header data
+ * evaluated in the iteration context).
+ *
+ * @module
+ */
+import type { JsonValue, Resource } from "../../graph/graph.ts";
+import type { PhaseContext } from "../context.ts";
+import type { SourceFile } from "../../workspace/sources.ts";
+import { filesIn } from "../../workspace/sources.ts";
+import { ParseError } from "../../formats/errors.ts";
+import {
+  parseRuleFile,
+  type RuleChunk,
+  type RuleFile,
+  type RuleFileOptions,
+} from "../../formats/toml.ts";
+import { RuleError } from "./errors.ts";
+import {
+  type CompiledHeader,
+  compileHeader,
+  evaluateHeader,
+  type HeaderEnv,
+  JsonQueryCache,
+} from "./header.ts";
+import { buildContext, renderRuleString, type ScopeBase } from "./scope.ts";
+import { resourceView } from "./view.ts";
+
+/** A parsed rule file with its source. */
+export interface LoadedRuleFile {
+  /** The file. */
+  source: SourceFile;
+  /** Its chunks. */
+  parsed: RuleFile;
+}
+
+/**
+ * Parses every `*.toml` of `folder` across layers (reference O9 order). Files that fail to parse
+ * are reported as build errors (with line and column) and left out.
+ *
+ * @example
+ * ```ts
+ * import { loadRuleFiles } from "./environment.ts";
+ * // const files = loadRuleFiles(ctx, "models", { blockKinds: ["create_resource"] }, "models");
+ * console.log(typeof loadRuleFiles); // "function"
+ * ```
+ */
+export function loadRuleFiles(
+  ctx: PhaseContext,
+  folder: string,
+  options: RuleFileOptions,
+  phase: string,
+): LoadedRuleFile[] {
+  const out: LoadedRuleFile[] = [];
+  for (const source of filesIn(ctx.sources, folder, [".toml"])) {
+    try {
+      out.push({ source, parsed: parseRuleFile(source.text, source.displayPath, options) });
+    } catch (e) {
+      if (!(e instanceof ParseError)) throw e;
+      ctx.issues.error(e.code, e.reason, {
+        file: source.displayPath,
+        line: e.line,
+        column: e.column,
+        phase,
+      });
+    }
+  }
+  return out;
+}
+
+/** A chunk prepared for evaluation: compiled header and its static part. */
+export interface PreparedChunk {
+  /** The file. */
+  source: SourceFile;
+  /** The chunk. */
+  chunk: RuleChunk;
+  /** Compiled header entries. */
+  header: CompiledHeader[];
+  /** Values of the static header entries (evaluated once). */
+  staticVars: Record<string, unknown>;
+  /** Scope base (params, module identity). */
+  base: ScopeBase;
+}
+
+/** Per-build rule evaluation environment. */
+export class RuleEnvironment {
+  /** The phase context. */
+  readonly ctx: PhaseContext;
+  /** Phase name used in issues. */
+  readonly phase: string;
+  readonly #json = new JsonQueryCache();
+
+  /**
+   * @param ctx phase context
+   * @param phase phase name for issues (`models`, `compliance`, `outputs`)
+   */
+  constructor(ctx: PhaseContext, phase: string) {
+    this.ctx = ctx;
+    this.phase = phase;
+  }
+
+  /** Template scope base for a file: params and the `module` identity of its layer. */
+  scopeBase(source: SourceFile): ScopeBase {
+    const mod = this.ctx.manifest.modules.find((m) => m.layer === source.layer.id);
+    return {
+      params: this.ctx.params,
+      module: mod
+        ? {
+          name: mod.name,
+          version: mod.version,
+          ...(mod.description ? { description: mod.description } : {}),
+        }
+        : undefined,
+    };
+  }
+
+  /** Renders a rule string (throws RuleError with `key`). */
+  render(
+    source: string,
+    context: Record<string, unknown>,
+    file: string,
+    label: string,
+    key: string,
+  ): string {
+    return renderRuleString(this.ctx.templates, source, context, `${file}: ${label}`, key);
+  }
+
+  /** Reads a `json!` file referenced from `from` (reference A25). */
+  readJson(ref: string, from: SourceFile, key: string): JsonValue {
+    let found: { path: string; value: JsonValue } | undefined;
+    try {
+      found = this.ctx.readInput(ref, from);
+    } catch (e) {
+      if (e instanceof ParseError) {
+        throw new RuleError(`invalid JSON in '${e.file}': ${e.reason}`, key, "json_input_invalid");
+      }
+      throw e;
+    }
+    if (!found) {
+      throw new RuleError(
+        `json! file '${ref}' not found (looked in input/, next to the rule file, and the data directory)`,
+        key,
+        "json_input_missing",
+      );
+    }
+    return found.value;
+  }
+
+  /**
+   * Compiles a chunk's header and evaluates its static entries. Throws RuleError for bad
+   * headers (reserved names, missing json! files).
+   */
+  prepareChunk(source: SourceFile, chunk: RuleChunk): PreparedChunk {
+    const header = compileHeader(chunk.header);
+    const base = this.scopeBase(source);
+    const context = buildContext(base, {}, {});
+    const staticVars = evaluateHeader(
+      header,
+      context,
+      this.headerEnv(source, chunk, "header"),
+      this.#json,
+    );
+    return { source, chunk, header, staticVars, base };
+  }
+
+  /** The {@link HeaderEnv} of a chunk. */
+  headerEnv(source: SourceFile, chunk: RuleChunk, what: string): HeaderEnv {
+    return {
+      render: (s, c, key) =>
+        this.render(s, c, source.displayPath, `chunk ${chunk.number}, ${what} ${key}`, key),
+      readJson: (ref) => this.readJson(ref, source, "json!"),
+    };
+  }
+
+  /**
+   * The template context of one iteration: parameters, header variables (dynamic ones rendered
+   * now, with `origin_resource` in scope) and `extra`. Returns the context and the header vars.
+   */
+  iterationScope(
+    prepared: PreparedChunk,
+    origin: Resource | undefined,
+    extra: Record<string, unknown> = {},
+  ): { context: Record<string, unknown>; vars: Record<string, unknown> } {
+    const e: Record<string, unknown> = { ...extra };
+    if (origin) e.origin_resource = resourceView(this.ctx.graph, origin);
+    const vars = { ...prepared.staticVars };
+    const context = buildContext(prepared.base, vars, e);
+    if (prepared.header.some((h) => !h.static)) {
+      evaluateHeader(
+        prepared.header,
+        context,
+        this.headerEnv(prepared.source, prepared.chunk, "header"),
+        this.#json,
+        vars,
+        true,
+      );
+      // reserved variables win over header keys of the same name
+      Object.assign(context, e);
+    }
+    return { context, vars };
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The resource view given to templates (reference T12–T15): all properties, plus one lazily
+ * computed field per relation — outgoing relation type → targets, incoming source type →
+ * sources — each element being the related resource's view augmented with the compatibility keys
+ * `node` (itself) and `properties` (edge properties incl. `relation`). Relation fields win over a
+ * property of the same key; the raw property stays available as `<key>__value`. Relation lists
+ * are ordered by name. Fields are built on first access, so cyclic graphs are fine.
+ *
+ * Non-enumerable extras: `_type` (the resource type, used by published modules), `<key>__value`,
+ * `node`, `properties`, and `toJSON()` (depth-limited plain copy for `json_encode`).
+ *
+ * @module
+ */
+import type { Graph, JsonValue, Relation, Resource } from "../../graph/graph.ts";
+import { compareStrings } from "../../graph/graph.ts";
+
+/** A resource as seen by templates. */
+export type ResourceView = Record<string, unknown>;
+
+/** Depth of relation expansion in {@link ResourceView}'s `toJSON` (reference T34). */
+export const VIEW_JSON_DEPTH = 2;
+
+/**
+ * Builds the lazy template view of `resource`.
+ *
+ * @example
+ * ```ts
+ * import { Graph } from "../../graph/graph.ts";
+ * import { resourceView } from "./view.ts";
+ * const g = new Graph();
+ * const app = g.upsertResource("app", "web", { owner: "ops" });
+ * const db = g.upsertResource("database", "pg");
+ * g.upsertRelation(app, "USES", db);
+ * const v = resourceView(g, app);
+ * console.log((v.USES as { name: string }[])[0].name); // "pg"
+ * ```
+ */
+export function resourceView(graph: Graph, resource: Resource): ResourceView {
+  return buildView(graph, resource, undefined);
+}
+
+function buildView(graph: Graph, resource: Resource, edge: Relation | undefined): ResourceView {
+  const view: ResourceView = {};
+  const props = resource.properties;
+  const relKeys = relationKeys(graph, resource);
+  for (const key in props) {
+    if (relKeys.has(key)) {
+      hidden(view, key + "__value", props[key]);
+    } else {
+      view[key] = props[key];
+    }
+  }
+  for (const key of relKeys) {
+    Object.defineProperty(view, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const list = relatedViews(graph, resource, key);
+        Object.defineProperty(view, key, { value: list, enumerable: true, configurable: true });
+        return list;
+      },
+    });
+  }
+  if (!("_type" in view)) hidden(view, "_type", resource.type);
+  if (edge) {
+    if (!("node" in view)) hidden(view, "node", view);
+    if (!("properties" in view)) {
+      hidden(view, "properties", { ...edge.properties, relation: edge.type });
+    }
+  }
+  hidden(view, "toJSON", () => plainResource(graph, resource, VIEW_JSON_DEPTH));
+  return view;
+}
+
+function hidden(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: false, configurable: true });
+}
+
+/** Relation field keys of a resource: outgoing relation types, then incoming source types. */
+export function relationKeys(graph: Graph, resource: Resource): Set<string> {
+  const keys = new Set<string>();
+  for (const r of graph.outgoing(resource)) keys.add(r.type);
+  for (const r of graph.incoming(resource)) keys.add(r.source.type);
+  return keys;
+}
+
+/** Related resources behind a relation field key, with the edge that reaches each, by name. */
+export function relatedVia(
+  graph: Graph,
+  resource: Resource,
+  key: string,
+): { resource: Resource; edge: Relation }[] {
+  const seen = new Set<number>();
+  const out: { resource: Resource; edge: Relation }[] = [];
+  for (const r of graph.outgoing(resource, key)) {
+    if (!seen.has(r.target.id)) {
+      seen.add(r.target.id);
+      out.push({ resource: r.target, edge: r });
+    }
+  }
+  for (const r of graph.incoming(resource)) {
+    if (r.source.type === key && !seen.has(r.source.id)) {
+      seen.add(r.source.id);
+      out.push({ resource: r.source, edge: r });
+    }
+  }
+  return out.sort((a, b) =>
+    compareStrings(a.resource.name, b.resource.name) ||
+    compareStrings(a.resource.type, b.resource.type)
+  );
+}
+
+function relatedViews(graph: Graph, resource: Resource, key: string): ResourceView[] {
+  return relatedVia(graph, resource, key).map((x) => buildView(graph, x.resource, x.edge));
+}
+
+/**
+ * Plain JSON copy of a resource: properties, plus relation fields expanded `depth` levels deep
+ * (depth 0: properties only). Relation fields win over properties of the same key.
+ *
+ * @example
+ * ```ts
+ * import { Graph } from "../../graph/graph.ts";
+ * import { plainResource } from "./view.ts";
+ * const g = new Graph();
+ * const a = g.upsertResource("a", "x");
+ * g.upsertRelation(a, "b", g.upsertResource("b", "y"));
+ * console.log(JSON.stringify(plainResource(g, a, 1))); // {"name":"x","b":[{"name":"y","a":[{"name":"x"}]}]}
+ * ```
+ */
+export function plainResource(
+  graph: Graph,
+  resource: Resource,
+  depth: number,
+): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = { ...resource.properties };
+  if (depth <= 0) return out;
+  for (const key of relationKeys(graph, resource)) {
+    out[key] = relatedVia(graph, resource, key).map((x) =>
+      plainResource(graph, x.resource, depth - 1)
+    );
+  }
+  return out;
+}
