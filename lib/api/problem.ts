@@ -1,0 +1,61 @@
+/**
+ * RFC 9457 problem documents for every non-2xx REST response (reference R90).
+ *
+ * @module
+ */
+
+/** Problem type slugs used by graphsvc. */
+export type ProblemSlug =
+  | "bad-request"
+  | "not-found"
+  | "method-not-allowed"
+  | "duplicate-key"
+  | "unauthorized"
+  | "forbidden"
+  | "invalid-transition"
+  | "validation-failed"
+  | "payload-too-large"
+  | "internal";
+
+const TITLES: Record<ProblemSlug, string> = {
+  "bad-request": "Bad Request",
+  "not-found": "Not Found",
+  "method-not-allowed": "Method Not Allowed",
+  "duplicate-key": "Duplicate Key",
+  "unauthorized": "Unauthorized",
+  "forbidden": "Forbidden",
+  "invalid-transition": "Invalid Transition",
+  "validation-failed": "Validation Failed",
+  "payload-too-large": "Payload Too Large",
+  "internal": "Internal Server Error",
+};
+
+/**
+ * Builds an `application/problem+json` response.
+ *
+ * @example
+ * ```ts
+ * import { problem } from "./problem.ts";
+ * const res = problem(404, "not-found", "no asset file 'x.csv'");
+ * console.log(res.status, res.headers.get("content-type")); // 404 "application/problem+json"
+ * ```
+ */
+export function problem(
+  status: number,
+  slug: ProblemSlug,
+  detail: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
+  const body = {
+    type: `urn:graphsvc:problem:${slug}`,
+    title: TITLES[slug],
+    status,
+    detail,
+    ...extra,
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/problem+json", ...headers },
+  });
+}

@@ -1,0 +1,279 @@
+/**
+ * GraphEngine: owns the current snapshot, runs builds one at a time, coalesces rebuild requests
+ * and publishes a new snapshot atomically only when a build succeeds. A failed build leaves the
+ * last good snapshot in service and is reported through {@link GraphEngine.status} and the build
+ * log.
+ *
+ * @module
+ */
+import { Graph, type JsonValue } from "./graph/graph.ts";
+import type { Workspace } from "./workspace/workspace.ts";
+import { type LayerSource, loadSourceSet } from "./workspace/sources.ts";
+import { emptyManifest, type ModuleManifest } from "./workspace/manifest.ts";
+import type { Artifact, TemplateRenderer } from "./pipeline/context.ts";
+import { buildGraph, type BuildStats, type RulePhases } from "./pipeline/build.ts";
+import type { BuildIssue } from "./pipeline/issues.ts";
+import { describeError } from "./pipeline/errors.ts";
+
+/** An immutable, published build result. */
+export interface Snapshot {
+  /** Build number that produced this snapshot (0 = the empty initial snapshot). */
+  readonly generation: number;
+  /** The sealed graph. */
+  readonly graph: Graph;
+  /** Warnings and notes of the build (a published snapshot has no errors). */
+  readonly issues: readonly BuildIssue[];
+  /** Output artifacts. */
+  readonly artifacts: readonly Artifact[];
+  /** Merged module manifest. */
+  readonly manifest: ModuleManifest;
+  /** Parameter values used. */
+  readonly params: Readonly<Record<string, JsonValue>>;
+  /** Counts and timings. */
+  readonly stats: BuildStats;
+  /** When the build finished (ISO 8601). */
+  readonly builtAt: string;
+}
+
+/** State of the most recent build attempt. */
+export interface BuildStatus {
+  /** Build number of the attempt. */
+  generation: number;
+  /** Outcome. */
+  status: "ok" | "failed";
+  /** ISO 8601 start time. */
+  startedAt: string;
+  /** ISO 8601 end time. */
+  finishedAt: string;
+  /** Summary of the failure, when failed. */
+  error: string | null;
+  /** Every issue of the attempt (errors included). */
+  issues: readonly BuildIssue[];
+}
+
+/** Events of the build log, in order. */
+export type BuildEvent =
+  | { kind: "start"; generation: number }
+  | { kind: "line"; generation: number; level: string; text: string }
+  | { kind: "end"; generation: number; ok: boolean; message: string };
+
+/** Options of {@link GraphEngine}. */
+export interface GraphEngineOptions {
+  /** The authoritative data directory. */
+  workspace: Workspace;
+  /** Modules, in load order. */
+  modules?: LayerSource[];
+  /** Parameter values (CLI `--module-params`). */
+  params?: Record<string, JsonValue>;
+  /** Model phase pass cap (default 8). */
+  maxLoop?: number;
+  /** Drop orphaned asset resources before outputs. */
+  removeOrphanedAssets?: boolean;
+  /** Creates the template renderer of a build. */
+  createTemplates: (params: Readonly<Record<string, JsonValue>>) => TemplateRenderer;
+  /** Rule phases (models, compliance, outputs). */
+  phases?: RulePhases;
+}
+
+function emptySnapshot(): Snapshot {
+  const graph = new Graph();
+  graph.seal();
+  return {
+    generation: 0,
+    graph,
+    issues: [],
+    artifacts: [],
+    manifest: emptyManifest(),
+    params: {},
+    stats: { resources: 0, relations: 0, artifacts: 0, findings: 0, modelPasses: 0, timings: {} },
+    builtAt: new Date(0).toISOString(),
+  };
+}
+
+/**
+ * The engine behind the server, the CLI and embedders.
+ *
+ * @example
+ * ```ts ignore
+ * import { GraphEngine, MemoryWorkspace, createTemplateRenderer } from "../mod.ts";
+ * const engine = new GraphEngine({
+ *   workspace: new MemoryWorkspace({ "assets/host.csv": "name\nweb-1\n" }),
+ *   createTemplates: createTemplateRenderer,
+ * });
+ * const snapshot = await engine.rebuild();
+ * console.log(snapshot.graph.resourceCount); // 1
+ * ```
+ */
+export class GraphEngine {
+  readonly #options: GraphEngineOptions;
+  #current: Snapshot = emptySnapshot();
+  #lastStatus: BuildStatus | undefined;
+  #lastScheduled = 0;
+  #running: Promise<void> | undefined;
+  #queued = false;
+  #listeners = new Set<(event: BuildEvent) => void>();
+  #waiters: { generation: number; resolve: (s: BuildStatus) => void }[] = [];
+  #params: Record<string, JsonValue>;
+
+  /** @param options workspace, modules, parameters and pipeline hooks */
+  constructor(options: GraphEngineOptions) {
+    this.#options = options;
+    this.#params = { ...(options.params ?? {}) };
+  }
+
+  /** The last successfully built snapshot (generation 0 before the first success). */
+  get current(): Snapshot {
+    return this.#current;
+  }
+
+  /** The most recent build attempt, if any. */
+  get status(): BuildStatus | undefined {
+    return this.#lastStatus;
+  }
+
+  /** True while a build runs or is queued. */
+  get busy(): boolean {
+    return this.#running !== undefined;
+  }
+
+  /** The workspace the engine builds from. */
+  get workspace(): Workspace {
+    return this.#options.workspace;
+  }
+
+  /** Parameter values given by the caller (not the resolved values; see Snapshot.params). */
+  get params(): Readonly<Record<string, JsonValue>> {
+    return this.#params;
+  }
+
+  /** Replaces caller parameter values; call {@link GraphEngine.requestRebuild} afterwards. */
+  setParams(params: Record<string, JsonValue>): void {
+    this.#params = { ...params };
+  }
+
+  /** Subscribes to build log events; returns the unsubscribe function. */
+  subscribe(listener: (event: BuildEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(event: BuildEvent): void {
+    for (const l of this.#listeners) {
+      try {
+        l(event);
+      } catch { /* a broken listener must not break the build */ }
+    }
+  }
+
+  /**
+   * Schedules a rebuild; requests made while a build runs coalesce into one follow-up build.
+   * Returns the generation that will include everything written before the call.
+   */
+  requestRebuild(): number {
+    if (this.#running) {
+      if (!this.#queued) {
+        this.#queued = true;
+        this.#lastScheduled++;
+      }
+      return this.#lastScheduled;
+    }
+    this.#lastScheduled++;
+    const generation = this.#lastScheduled;
+    this.#running = this.#loop(generation);
+    return generation;
+  }
+
+  async #loop(first: number): Promise<void> {
+    let generation = first;
+    for (;;) {
+      await this.#buildOnce(generation);
+      if (!this.#queued) break;
+      this.#queued = false;
+      generation = this.#lastScheduled;
+    }
+    this.#running = undefined;
+  }
+
+  /** Resolves with the status of build `generation` (or a later one) once it has finished. */
+  waitFor(generation: number): Promise<BuildStatus> {
+    if (this.#lastStatus && this.#lastStatus.generation >= generation) {
+      return Promise.resolve(this.#lastStatus);
+    }
+    return new Promise((resolve) => this.#waiters.push({ generation, resolve }));
+  }
+
+  /** Requests a rebuild and waits for it; returns the current snapshot afterwards. */
+  async rebuild(): Promise<Snapshot> {
+    await this.waitFor(this.requestRebuild());
+    return this.#current;
+  }
+
+  async #buildOnce(generation: number): Promise<void> {
+    const startedAt = new Date().toISOString();
+    this.#emit({ kind: "start", generation });
+    const line = (level: string, text: string) => {
+      for (const part of text.split("\n")) {
+        this.#emit({ kind: "line", generation, level, text: part });
+      }
+    };
+    let status: BuildStatus;
+    try {
+      line("info", `build ${generation}: loading ${this.#options.workspace.location}`);
+      const sources = await loadSourceSet(this.#options.workspace, this.#options.modules ?? []);
+      const result = buildGraph(sources, {
+        params: this.#params,
+        maxLoop: this.#options.maxLoop,
+        removeOrphanedAssets: this.#options.removeOrphanedAssets,
+        createTemplates: this.#options.createTemplates,
+        phases: this.#options.phases,
+        log: line,
+      });
+      const finishedAt = new Date().toISOString();
+      const errors = result.issues.filter((i) => i.severity === "error");
+      if (result.ok) {
+        this.#current = {
+          generation,
+          graph: result.graph,
+          issues: result.issues,
+          artifacts: result.artifacts,
+          manifest: result.manifest,
+          params: result.params,
+          stats: result.stats,
+          builtAt: finishedAt,
+        };
+      }
+      status = {
+        generation,
+        status: result.ok ? "ok" : "failed",
+        startedAt,
+        finishedAt,
+        error: result.ok ? null : `${errors.length} error(s); first: ${errors[0].message}`,
+        issues: result.issues,
+      };
+      line(
+        "info",
+        `build ${generation}: ${result.stats.resources} resources, ${result.stats.relations} relations, ${result.stats.artifacts} artifacts, ${result.issues.length} issue(s)`,
+      );
+    } catch (e) {
+      status = {
+        generation,
+        status: "failed",
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        error: describeError(e),
+        issues: [],
+      };
+      line("error", `build ${generation} failed: ${status.error}`);
+    }
+    this.#lastStatus = status;
+    this.#emit({
+      kind: "end",
+      generation,
+      ok: status.status === "ok",
+      message: status.status === "ok" ? "BUILD_COMPLETE" : `BUILD_FAILED: ${status.error}`,
+    });
+    const ready = this.#waiters.filter((w) => w.generation <= generation);
+    this.#waiters = this.#waiters.filter((w) => w.generation > generation);
+    for (const w of ready) w.resolve(status);
+  }
+}

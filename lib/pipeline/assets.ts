@@ -1,0 +1,213 @@
+/**
+ * Asset loading (reference A1–A19): every `assets/**\/*.csv` of the data directory becomes
+ * resources of the type named by the file stem (or its declaration's `resource_type`).
+ *
+ * Primary key, highest priority first: the declaration's `name_template` (the original key is kept
+ * as `original_name`), a column named `name`, the first column. Published modules rely on the
+ * `name` column rule: public_dns CSVs start with a constant `type` column and carry the real key
+ * in `name`.
+ *
+ * @module
+ */
+import type { JsonValue, Properties } from "../graph/graph.ts";
+import { type CsvDocument, parseCsv } from "../formats/csv.ts";
+import { ParseError } from "../formats/errors.ts";
+import type { AssetDeclaration, ColumnDeclaration } from "../workspace/manifest.ts";
+import type { SourceFile } from "../workspace/sources.ts";
+import { filesIn } from "../workspace/sources.ts";
+import type { PhaseContext } from "./context.ts";
+import { splitNames } from "./linking.ts";
+import { describeError } from "./errors.ts";
+
+/** An asset file after parsing, before its rows become resources. */
+export interface LoadedAsset {
+  /** The CSV source file. */
+  file: SourceFile;
+  /** Resource type of its rows. */
+  type: string;
+  /** Its declaration in a manifest, when any. */
+  declaration?: AssetDeclaration;
+  /** Parsed content. */
+  csv: CsvDocument;
+}
+
+/** Base name of a path: `assets/inventx/a.csv` → `a.csv`. */
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** Resource type of an asset file: declaration's `resource_type`, else the file stem. */
+export function assetType(path: string, declaration?: AssetDeclaration): string {
+  return declaration?.resourceType ?? baseName(path).replace(/\.csv$/i, "");
+}
+
+/** Parses every asset CSV of the data directory; broken files are reported and skipped. */
+export function loadAssetFiles(ctx: PhaseContext): LoadedAsset[] {
+  const out: LoadedAsset[] = [];
+  for (const file of filesIn(ctx.sources, "assets", [".csv"])) {
+    if (!file.layer.isDataDir) continue; // assets are read from the data directory only (O15)
+    const declaration = ctx.manifest.assets.get(baseName(file.relPath));
+    try {
+      const csv = parseCsv(file.text, file.displayPath);
+      for (const e of csv.errors) reportParseError(ctx, e);
+      out.push({ file, type: assetType(file.relPath, declaration), declaration, csv });
+    } catch (e) {
+      if (e instanceof ParseError) reportParseError(ctx, e);
+      else throw e;
+    }
+  }
+  return out;
+}
+
+function reportParseError(ctx: PhaseContext, e: ParseError): void {
+  ctx.issues.error(e.code, e.reason, {
+    file: e.file,
+    line: e.line,
+    column: e.column,
+    phase: "assets",
+  });
+}
+
+/** Converts a cell according to its declared column type (A13). `undefined` = absent. */
+export function convertCell(
+  value: string,
+  column: ColumnDeclaration | undefined,
+): { value: JsonValue | undefined; error?: string } {
+  if (!column || column.type === "string") return { value };
+  const trimmed = value.trim();
+  if (trimmed === "") return { value: undefined };
+  switch (column.type) {
+    case "integer": {
+      if (/^[+-]?\d+$/.test(trimmed)) return { value: Number(trimmed) };
+      return { value, error: `'${value}' is not an integer` };
+    }
+    case "number":
+    case "float": {
+      const n = Number(trimmed);
+      if (Number.isFinite(n) && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) {
+        return { value: n };
+      }
+      return { value, error: `'${value}' is not a number` };
+    }
+    case "boolean": {
+      if (/^(true|1)$/i.test(trimmed)) return { value: true };
+      if (/^(false|0)$/i.test(trimmed)) return { value: false };
+      return { value, error: `'${value}' is not a boolean` };
+    }
+    case "array_of_string":
+      return { value: splitNames(trimmed) };
+    case "array_of_integer": {
+      const parts = splitNames(trimmed);
+      if (parts.every((p) => /^[+-]?\d+$/.test(p))) return { value: parts.map(Number) };
+      return { value, error: `'${value}' is not a list of integers` };
+    }
+    default:
+      return { value };
+  }
+}
+
+/** Chooses the key column: `name` when present, else the first column. */
+export function keyColumnIndex(header: readonly string[]): number {
+  const i = header.indexOf("name");
+  return i >= 0 ? i : 0;
+}
+
+/**
+ * Creates the resources of every asset file. Relations are created afterwards by auto-linking
+ * (A20); multi-value cells of relation columns are stored as arrays of names (A17–A18).
+ */
+export function runAssetPhase(ctx: PhaseContext): LoadedAsset[] {
+  const assets = loadAssetFiles(ctx);
+  const assetTypes = new Set(assets.map((a) => a.type));
+  for (const asset of assets) loadRows(ctx, asset, assetTypes);
+  return assets;
+}
+
+function loadRows(ctx: PhaseContext, asset: LoadedAsset, assetTypes: ReadonlySet<string>): void {
+  const { csv, declaration, file, type } = asset;
+  const header = csv.header;
+  const keyIndex = keyColumnIndex(header);
+  const seen = new Map<string, number>();
+  for (const row of csv.rows) {
+    const properties: Properties = {};
+    const raw: Record<string, string> = {};
+    header.forEach((column, i) => {
+      const cell = row.cells[i];
+      raw[column] = cell;
+      if (column.startsWith("_")) return; // stripped (A15)
+      const declared = declaration?.columns.get(column);
+      if (declared) {
+        const { value, error } = convertCell(cell, declared);
+        if (error) {
+          ctx.issues.warn("csv_value_invalid", `column '${column}': ${error}`, {
+            file: file.displayPath,
+            line: row.line,
+            phase: "assets",
+          });
+        }
+        if (value !== undefined) properties[column] = value;
+        return;
+      }
+      if (assetTypes.has(column) && column !== type) {
+        const names = splitNames(cell);
+        properties[column] = names.length > 1 ? names : cell.trim();
+        return;
+      }
+      properties[column] = cell;
+    });
+    let key = row.cells[keyIndex].trim();
+    if (declaration?.nameTemplate) {
+      const context: Record<string, unknown> = { ...ctx.params, params: ctx.params, ...raw };
+      try {
+        const rendered = ctx.templates.render(
+          declaration.nameTemplate,
+          context,
+          `${
+            declaration.layer === "data" ? "" : declaration.layer + "/"
+          }module.toml: assets."${declaration.file}".name_template`,
+        );
+        properties.original_name = key;
+        key = rendered.trim();
+      } catch (e) {
+        ctx.issues.error("template_error", describeError(e), {
+          file: file.displayPath,
+          line: row.line,
+          rule: `assets."${declaration.file}".name_template`,
+          phase: "assets",
+        });
+        continue;
+      }
+    }
+    if (key === "") {
+      ctx.issues.warn("csv_empty_key", "row has an empty primary key and was skipped", {
+        file: file.displayPath,
+        line: row.line,
+        phase: "assets",
+      });
+      continue;
+    }
+    if (seen.has(key)) {
+      ctx.issues.warn(
+        "csv_duplicate_key",
+        `duplicate primary key '${key}' (first on line ${
+          seen.get(key)
+        }); rows merged, later values win`,
+        { file: file.displayPath, line: row.line, phase: "assets" },
+      );
+    } else {
+      seen.set(key, row.line);
+    }
+    if (declaration) {
+      for (const [column, spec] of declaration.columns) {
+        if (spec.required && (properties[column] === undefined || properties[column] === "")) {
+          ctx.issues.warn("csv_required_missing", `required column '${column}' is empty`, {
+            file: file.displayPath,
+            line: row.line,
+            phase: "assets",
+          });
+        }
+      }
+    }
+    ctx.graph.upsertResource(type, key, properties);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * JSON input files referenced by `{ "json!" = "file.json" }` (reference A24–A25).
+ *
+ * @module
+ */
+import type { JsonValue } from "../graph/graph.ts";
+import { lineColumnAt, ParseError } from "../formats/errors.ts";
+import type { Layer, SourceFile, SourceSet } from "../workspace/sources.ts";
+
+function dirOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+}
+
+function normalize(path: string): string | undefined {
+  const parts: string[] = [];
+  for (const seg of path.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.join("/");
+}
+
+/**
+ * Resolves and parses a `json!` reference made by `from`: `input/` of the data directory, then
+ * `input/` of the referencing layer, then the referencing file's folder, then the layer root
+ * (some published modules write `data/x.json`). Results are cached per build in `cache`.
+ * Throws {@link ParseError} when the file holds invalid JSON.
+ */
+export function readJsonInput(
+  sources: SourceSet,
+  ref: string,
+  from: SourceFile,
+  cache: Map<string, { path: string; value: JsonValue } | undefined>,
+): { path: string; value: JsonValue } | undefined {
+  const candidates: [Layer, string | undefined][] = [
+    [sources.data, normalize(`input/${ref}`)],
+    [from.layer, normalize(`input/${ref}`)],
+    [from.layer, normalize(`${dirOf(from.relPath)}/${ref}`)],
+    [from.layer, normalize(ref)],
+    [from.layer, normalize(ref.replace(/^data\//, ""))],
+  ];
+  for (const [layer, path] of candidates) {
+    if (!path) continue;
+    const text = layer.files.get(path);
+    if (text === undefined) continue;
+    const display = layer.isDataDir ? path : `${layer.id}/${path}`;
+    if (cache.has(display)) return cache.get(display);
+    const result = { path: display, value: parseJsonText(text, display) };
+    cache.set(display, result);
+    return result;
+  }
+  return undefined;
+}
+
+/** Parses JSON text, reporting syntax errors with line and column. */
+export function parseJsonText(text: string, file: string): JsonValue {
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const m = /position (\d+)/.exec(message);
+    const at = m ? lineColumnAt(text, Number(m[1])) : undefined;
+    throw new ParseError(
+      `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, "")}`,
+      file,
+      at?.line,
+      at?.column,
+      "json_syntax",
+    );
+  }
+}
