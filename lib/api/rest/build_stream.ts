@@ -23,7 +23,7 @@ export function registerBuildStreamRoute(app: Hono, engine: GraphEngine): void {
   app.get("/api/build/stream", (c) => {
     const encoder = new TextEncoder();
     let unsubscribe = () => {};
-    let timer: number | undefined;
+    let timer: ReturnType<typeof setInterval> | undefined;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         const send = (text: string) => {
