@@ -1,0 +1,192 @@
+/**
+ * The `filter: JSON` argument of root fields (reference graphql.md G8): every entry must hold;
+ * an entry is either an exact match (models.md M73 equality) or an operator object.
+ *
+ * @module
+ */
+
+import type { JsonValue, Resource } from "../../graph/graph.ts";
+import { FilterError } from "./errors.ts";
+
+/** Operators accepted in the operator form of a filter entry. */
+export const FILTER_OPERATORS: readonly string[] = [
+  "eq",
+  "ne",
+  "contains",
+  "in",
+  "exists",
+  "gt",
+  "lt",
+  "regex",
+];
+
+type Test = (value: JsonValue | undefined) => boolean;
+
+/** A compiled filter: true when the resource satisfies every entry. */
+export type ResourcePredicate = (resource: Resource) => boolean;
+
+/**
+ * Compiles a filter argument into a predicate. Throws {@link FilterError} for a filter that is
+ * not an object, an unknown operator, or an operand of the wrong shape.
+ *
+ * @example
+ * ```ts
+ * const keep = compileFilter({ env: "prod", port: { gt: 80 } });
+ * ```
+ */
+export function compileFilter(filter: unknown): ResourcePredicate {
+  if (filter === null || filter === undefined) return () => true;
+  if (!isPlainObject(filter)) throw new FilterError("expected an object of property conditions");
+  const tests: { key: string; test: Test }[] = [];
+  for (const key of Object.keys(filter)) {
+    const condition = filter[key] as JsonValue;
+    if (isPlainObject(condition)) {
+      for (const op of Object.keys(condition)) {
+        tests.push({ key, test: compileOperator(key, op, condition[op] as JsonValue) });
+      }
+    } else {
+      tests.push({ key, test: (value) => matches(value, condition) });
+    }
+  }
+  return (resource) => {
+    for (const { key, test } of tests) {
+      const value = key === "name" ? resource.name : resource.properties[key];
+      if (!test(value)) return false;
+    }
+    return true;
+  };
+}
+
+function compileOperator(key: string, op: string, operand: JsonValue): Test {
+  switch (op) {
+    case "eq":
+      return (value) => matches(value, operand);
+    case "ne":
+      return (value) => !matches(value, operand);
+    case "contains":
+      if (operand === null || typeof operand === "object") {
+        throw new FilterError("'contains' expects a string, number or boolean", key);
+      }
+      return (value) => {
+        if (typeof value === "string") return value.includes(String(operand));
+        if (Array.isArray(value)) return value.some((e) => scalarEquals(e, operand));
+        return false;
+      };
+    case "in": {
+      if (!Array.isArray(operand)) throw new FilterError("'in' expects an array", key);
+      const options = operand;
+      return (value) => options.some((o) => matches(value, o));
+    }
+    case "exists":
+      if (typeof operand !== "boolean") throw new FilterError("'exists' expects a boolean", key);
+      return (value) => (value !== undefined && value !== null) === operand;
+    case "gt":
+    case "lt": {
+      const bound = toNumber(operand);
+      if (bound === undefined) throw new FilterError(`'${op}' expects a number`, key);
+      return op === "gt"
+        ? (value) => {
+          const n = toNumber(value);
+          return n !== undefined && n > bound;
+        }
+        : (value) => {
+          const n = toNumber(value);
+          return n !== undefined && n < bound;
+        };
+    }
+    case "regex": {
+      if (typeof operand !== "string") throw new FilterError("'regex' expects a string", key);
+      const re = compileRegex(key, operand);
+      const test = (v: JsonValue | undefined): boolean =>
+        (typeof v === "string" || typeof v === "number" || typeof v === "boolean") &&
+        re.test(String(v));
+      return (value) => Array.isArray(value) ? value.some(test) : test(value);
+    }
+    default:
+      throw new FilterError(
+        `unknown operator '${op}' (expected one of ${FILTER_OPERATORS.join(", ")})`,
+        key,
+      );
+  }
+}
+
+/**
+ * Compiles a regular expression written for the original (Rust `regex` syntax): leading inline
+ * flags such as `(?i)` become JavaScript flags; the search is unanchored.
+ */
+function compileRegex(key: string, source: string): RegExp {
+  let flags = "";
+  const inline = /^\(\?([imsx]+)\)/.exec(source);
+  if (inline) {
+    if (inline[1].includes("x")) throw new FilterError("'regex' flag x is not supported", key);
+    flags = [...new Set(inline[1])].join("");
+    source = source.slice(inline[0].length);
+  }
+  try {
+    return new RegExp(source, flags);
+  } catch (e) {
+    throw new FilterError(`invalid regular expression: ${(e as Error).message}`, key);
+  }
+}
+
+/**
+ * Exact match (M73): an array property matches a scalar when any element equals it; arrays and
+ * objects compare structurally; a missing property matches only `null`.
+ */
+export function matches(value: JsonValue | undefined, expected: JsonValue): boolean {
+  if (value === undefined) return expected === null;
+  if (Array.isArray(value) && (expected === null || typeof expected !== "object")) {
+    return value.some((e) => scalarEquals(e, expected));
+  }
+  return scalarEquals(value, expected);
+}
+
+/**
+ * M73 equality of two values: booleans equal `true/false/True/False` strings, numbers compare
+ * numerically when both sides parse as numbers, otherwise string equality; structured values
+ * compare by their JSON text.
+ */
+export function scalarEquals(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  if (typeof a === "object" || typeof b === "object") {
+    return typeof a === "object" && typeof b === "object" && canonical(a) === canonical(b);
+  }
+  if (typeof a === "boolean" || typeof b === "boolean") {
+    return boolOf(a) !== undefined && boolOf(a) === boolOf(b);
+  }
+  const x = toNumber(a);
+  if (x !== undefined) {
+    const y = toNumber(b);
+    if (y !== undefined) return x === y;
+  }
+  return String(a) === String(b);
+}
+
+function boolOf(v: string | number | boolean): boolean | undefined {
+  if (typeof v === "boolean") return v;
+  if (v === "true" || v === "True") return true;
+  if (v === "false" || v === "False") return false;
+  return undefined;
+}
+
+/** The number a value denotes: a number, or a string holding a finite numeric literal. */
+export function toNumber(v: JsonValue | undefined): number | undefined {
+  if (typeof v === "number") return v;
+  if (typeof v !== "string") return undefined;
+  const t = v.trim();
+  if (t === "" || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function canonical(v: JsonValue): string {
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

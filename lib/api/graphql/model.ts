@@ -1,0 +1,190 @@
+/**
+ * The schema model: one pass over a graph's resources and relations collects, per resource
+ * type, the property fields (with inferred scalar types, G11) and the relation fields (with
+ * their reachable node types and edge property fields, G13–G15), and assigns every GraphQL
+ * name (G5/G6). No GraphQL objects are created here.
+ *
+ * @module
+ */
+
+import { compareStrings, type Graph } from "../../graph/graph.ts";
+import { type FieldScalar, KindCollector, scalarOfKinds } from "./infer.ts";
+import { NameRegistry, RESERVED_TYPE_NAMES, sanitizeName, sanitizeTypeName } from "./naming.ts";
+
+/** A field backed by a property key. */
+export interface PropertyFieldModel {
+  /** Property key as stored. */
+  readonly key: string;
+  /** GraphQL field name. */
+  readonly fieldName: string;
+  /** Inferred field type. */
+  readonly scalar: FieldScalar;
+}
+
+/** A relation field of a resource type (G13). */
+export interface RelationFieldModel {
+  /** Outgoing relation type and/or incoming source type this field follows. */
+  readonly raw: string;
+  /** GraphQL field name. */
+  readonly fieldName: string;
+  /** Resource types reachable through the field, sorted. */
+  readonly nodeTypes: readonly string[];
+  /** Fields of the edge `properties` object besides `relation` and `controls`. */
+  readonly edgeProperties: readonly PropertyFieldModel[];
+  /** Name of the edge object type. */
+  readonly edgeTypeName: string;
+  /** Name of the edge properties object type. */
+  readonly propertiesTypeName: string;
+  /** Name of the union of node types (only used when `nodeTypes` has several entries). */
+  readonly unionTypeName: string;
+}
+
+/** Everything needed to generate the object type of one resource type. */
+export interface TypeModel {
+  /** Resource type as stored. */
+  readonly raw: string;
+  /** GraphQL object type name (G5). */
+  readonly typeName: string;
+  /** Query root field name (G7). */
+  readonly rootFieldName: string;
+  /** Property fields, in first-seen key order; `name` is not included. */
+  readonly properties: readonly PropertyFieldModel[];
+  /** Relation fields, sorted by raw name. */
+  readonly relations: readonly RelationFieldModel[];
+}
+
+/** The model of a whole schema. */
+export interface SchemaModel {
+  /** Resource types, sorted by raw name. */
+  readonly types: readonly TypeModel[];
+  /** Number of distinct relation types. */
+  readonly relationTypeCount: number;
+  /** Sum over resources of their property count (including `name`). */
+  readonly nodePropertyCount: number;
+  /** Sum over relations of their property count. */
+  readonly edgePropertyCount: number;
+  /** Type-name registry: later additions (mutation inputs) must claim names here. */
+  readonly typeNames: NameRegistry;
+}
+
+/** Names of the global query fields (G9); resource root fields never take them. */
+export const GLOBAL_FIELD_NAMES: readonly string[] = [
+  "countNodes",
+  "countEdges",
+  "countResourceTypes",
+  "countRelationTypes",
+  "countNodeProperties",
+  "countEdgeProperties",
+  "listNodes",
+  "findPaths",
+  "graphJson",
+];
+
+interface RelationScan {
+  nodeTypes: Set<string>;
+  props: KindCollector;
+}
+
+/** Scans the graph once and names everything. */
+export function buildSchemaModel(graph: Graph): SchemaModel {
+  const rawTypes = graph.types();
+
+  let nodePropertyCount = 0;
+  const propertyKinds = new Map<string, KindCollector>();
+  for (const type of rawTypes) {
+    const collector = new KindCollector();
+    for (const resource of graph.resourcesOf(type)) {
+      nodePropertyCount += collector.add(resource.properties, "name") + 1;
+    }
+    propertyKinds.set(type, collector);
+  }
+
+  let edgePropertyCount = 0;
+  const relationTypes = new Set<string>();
+  const relationScans = new Map<string, Map<string, RelationScan>>();
+  const scanFor = (type: string, raw: string): RelationScan => {
+    let byRaw = relationScans.get(type);
+    if (!byRaw) relationScans.set(type, byRaw = new Map());
+    let scan = byRaw.get(raw);
+    if (!scan) byRaw.set(raw, scan = { nodeTypes: new Set(), props: new KindCollector() });
+    return scan;
+  };
+  for (const relation of graph.relations()) {
+    relationTypes.add(relation.type);
+    const out = scanFor(relation.source.type, relation.type);
+    out.nodeTypes.add(relation.target.type);
+    edgePropertyCount += out.props.add(relation.properties);
+    const back = scanFor(relation.target.type, relation.source.type);
+    back.nodeTypes.add(relation.source.type);
+    back.props.add(relation.properties);
+  }
+
+  const typeNames = new NameRegistry(RESERVED_TYPE_NAMES);
+  const rootFields = new NameRegistry(GLOBAL_FIELD_NAMES);
+  const named = rawTypes.map((raw) => ({
+    raw,
+    typeName: typeNames.claim(sanitizeTypeName(raw)),
+    rootFieldName: rootFields.claim(sanitizeName(raw)),
+  }));
+
+  const types = named.map(({ raw, typeName, rootFieldName }): TypeModel => {
+    const fields = new NameRegistry(["name"]);
+    const scans = relationScans.get(raw) ?? new Map<string, RelationScan>();
+    const relations = [...scans.keys()].sort(compareStrings).map((relRaw): RelationFieldModel => {
+      const scan = scans.get(relRaw)!;
+      const fieldName = fields.claim(sanitizeName(relRaw));
+      const prefix = `${typeName}_${fieldName}`;
+      return {
+        raw: relRaw,
+        fieldName,
+        nodeTypes: [...scan.nodeTypes].sort(compareStrings),
+        edgeProperties: edgePropertyFields(scan.props),
+        edgeTypeName: typeNames.claim(`${prefix}_edge`),
+        propertiesTypeName: typeNames.claim(`${prefix}_properties`),
+        unionTypeName: scan.nodeTypes.size > 1 ? typeNames.claim(`${prefix}_target`) : "",
+      };
+    });
+    const properties: PropertyFieldModel[] = [];
+    const shadowed: string[] = [];
+    for (const [key, mask] of propertyKinds.get(raw)!.kinds) {
+      if (scans.has(key)) {
+        shadowed.push(key);
+        continue;
+      }
+      properties.push({
+        key,
+        fieldName: fields.claim(sanitizeName(key)),
+        scalar: scalarOfKinds(mask),
+      });
+    }
+    for (const key of shadowed) {
+      const mask = propertyKinds.get(raw)!.kinds.get(key)!;
+      properties.push({
+        key,
+        fieldName: fields.claim(sanitizeName(`${key}__value`)),
+        scalar: scalarOfKinds(mask),
+      });
+    }
+    return { raw, typeName, rootFieldName, properties, relations };
+  });
+
+  return {
+    types,
+    relationTypeCount: relationTypes.size,
+    nodePropertyCount,
+    edgePropertyCount,
+    typeNames,
+  };
+}
+
+/** Edge property fields: `relation` and `controls` are fixed; a `relation` key is renamed. */
+function edgePropertyFields(props: KindCollector): PropertyFieldModel[] {
+  const fields = new NameRegistry(["relation", "controls"]);
+  const out: PropertyFieldModel[] = [];
+  for (const [key, mask] of props.kinds) {
+    if (key === "controls") continue;
+    const base = key === "relation" ? "relation__value" : sanitizeName(key);
+    out.push({ key, fieldName: fields.claim(base), scalar: scalarOfKinds(mask) });
+  }
+  return out;
+}

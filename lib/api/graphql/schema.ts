@@ -1,0 +1,338 @@
+/**
+ * Generates the read-only GraphQL schema of a graph snapshot (reference graphql.md G5–G15).
+ *
+ * The schema is built from a {@link SchemaModel} (one scan of the graph); resolvers work on the
+ * graph's own `Resource`/`Relation` objects, so no per-resource object is created up front.
+ *
+ * @module
+ */
+
+import {
+  GraphQLBoolean,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigMap,
+  GraphQLFloat,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  type GraphQLNullableOutputType,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  GraphQLUnionType,
+} from "graphql";
+import { compareStrings, type Graph, type Relation, type Resource } from "../../graph/graph.ts";
+import { compileFilter } from "./filter.ts";
+import type { FieldScalar } from "./infer.ts";
+import { GraphQLJSON } from "./json_scalar.ts";
+import type { EdgeBudget } from "./limits.ts";
+import {
+  buildSchemaModel,
+  type PropertyFieldModel,
+  type RelationFieldModel,
+  type SchemaModel,
+} from "./model.ts";
+import { DEFAULT_PATH_DEPTH, findPaths, listNodes } from "./paths.ts";
+
+/** Per-request context passed to every resolver by `executeGraphQL`. */
+export interface GraphQLContext {
+  /** Edge counter enforcing the returned-edges limit (absent → unlimited). */
+  readonly edges?: EdgeBudget;
+}
+
+/** What a mutation generator gets to build the `Mutation` type from. */
+export interface MutationBuildContext {
+  /** The graph snapshot the schema is built for. */
+  readonly graph: Graph;
+  /** The scanned model (types, fields, type-name registry for new input/result types). */
+  readonly model: SchemaModel;
+  /** Generated object type of each resource type, keyed by raw type. */
+  readonly objectTypes: ReadonlyMap<string, GraphQLObjectType>;
+}
+
+/** Options of {@link buildGraphQLSchema}. */
+export interface BuildSchemaOptions {
+  /**
+   * Extension point for auto-CRUD (G17–G20, a later issue): returns the fields of the `Mutation`
+   * root type. When absent or empty, the schema has no `Mutation` type.
+   */
+  readonly mutations?: (
+    context: MutationBuildContext,
+  ) => GraphQLFieldConfigMap<unknown, GraphQLContext> | undefined;
+}
+
+/** An edge object as handed to the edge type's resolvers. */
+export interface Edge {
+  /** The underlying relation. */
+  readonly relation: Relation;
+  /** The resource at the other end. */
+  readonly node: Resource;
+  /** The resource the traversal came from. */
+  readonly parent: Resource;
+  /** True when the relation points away from `parent`. */
+  readonly outgoing: boolean;
+}
+
+const schemaGraphs = new WeakMap<GraphQLSchema, Graph>();
+
+/** The graph a schema was built for (used to refuse executing against another snapshot). */
+export function graphOfSchema(schema: GraphQLSchema): Graph | undefined {
+  return schemaGraphs.get(schema);
+}
+
+const SCALARS: Record<FieldScalar, GraphQLNullableOutputType> = {
+  Boolean: GraphQLBoolean,
+  Int: GraphQLInt,
+  Float: GraphQLFloat,
+  String: GraphQLString,
+  StringList: new GraphQLList(GraphQLString),
+  JSON: GraphQLJSON,
+};
+
+const nonNull = <T extends GraphQLNullableOutputType>(t: T): GraphQLNonNull<T> =>
+  new GraphQLNonNull(t);
+const nonNullList = <T extends GraphQLNullableOutputType>(
+  t: T,
+): GraphQLNonNull<GraphQLList<GraphQLNonNull<T>>> =>
+  new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t)));
+const NON_NULL_STRING = new GraphQLNonNull(GraphQLString);
+
+/**
+ * Builds the GraphQL schema of a graph snapshot. Call once per published graph.
+ *
+ * @example
+ * ```ts
+ * import { Graph } from "../../graph/graph.ts";
+ * const g = new Graph();
+ * g.upsertResource("host", "web-1", { env: "prod" });
+ * const schema = buildGraphQLSchema(g);
+ * ```
+ */
+export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {}): GraphQLSchema {
+  const model = buildSchemaModel(graph);
+  const typeNameOf = new Map<string, string>();
+  for (const t of model.types) typeNameOf.set(t.raw, t.typeName);
+
+  const objectTypes = new Map<string, GraphQLObjectType>();
+  for (const t of model.types) {
+    objectTypes.set(
+      t.raw,
+      new GraphQLObjectType<Resource, GraphQLContext>({
+        name: t.typeName,
+        description: `Resource type \`${t.raw}\`.`,
+        fields: () => {
+          const fields: GraphQLFieldConfigMap<Resource, GraphQLContext> = {
+            name: { type: nonNull(GraphQLString), resolve: (r) => r.name },
+          };
+          for (const p of t.properties) fields[p.fieldName] = propertyField(p);
+          for (const rel of t.relations) {
+            fields[rel.fieldName] = relationField(graph, rel, objectTypes.get(t.raw)!);
+          }
+          return fields;
+        },
+      }),
+    );
+  }
+
+  const nodeTypeCache = new Map<string, GraphQLUnionType>();
+  function nodeType(rel: RelationFieldModel): GraphQLNullableOutputType {
+    if (rel.nodeTypes.length === 1) return objectTypes.get(rel.nodeTypes[0])!;
+    let union = nodeTypeCache.get(rel.unionTypeName);
+    if (!union) {
+      union = new GraphQLUnionType({
+        name: rel.unionTypeName,
+        description: `Resource types reachable through \`${rel.raw}\`.`,
+        types: rel.nodeTypes.map((raw) => objectTypes.get(raw)!),
+        resolveType: (value: Resource) => typeNameOf.get(value.type),
+      });
+      nodeTypeCache.set(rel.unionTypeName, union);
+    }
+    return union;
+  }
+
+  function relationField(
+    graph: Graph,
+    rel: RelationFieldModel,
+    parentType: GraphQLObjectType,
+  ): GraphQLFieldConfig<Resource, GraphQLContext> {
+    const propertiesType = new GraphQLObjectType<Edge, GraphQLContext>({
+      name: rel.propertiesTypeName,
+      description: `Properties of the relations behind \`${rel.raw}\`.`,
+      fields: () => {
+        const fields: GraphQLFieldConfigMap<Edge, GraphQLContext> = {
+          relation: { type: nonNull(GraphQLString), resolve: (e) => e.relation.type },
+          controls: { type: GraphQLJSON, resolve: (e) => e.relation.properties.controls ?? null },
+        };
+        for (const p of rel.edgeProperties) {
+          const key = p.key;
+          fields[p.fieldName] = {
+            type: SCALARS[p.scalar],
+            resolve: (e) => e.relation.properties[key] ?? null,
+          };
+        }
+        return fields;
+      },
+    });
+    const edgeType = new GraphQLObjectType<Edge, GraphQLContext>({
+      name: rel.edgeTypeName,
+      description: `An edge of \`${parentType.name}.${rel.fieldName}\`.`,
+      fields: () => ({
+        node: { type: nonNull(nodeType(rel)), resolve: (e) => e.node },
+        properties: { type: nonNull(propertiesType), resolve: (e) => e },
+        parent: { type: nonNull(parentType), resolve: (e) => e.parent },
+      }),
+    });
+    const raw = rel.raw;
+    return {
+      type: nonNullList(edgeType),
+      description: `Relations \`${raw}\` leaving this resource and relations arriving from ` +
+        `resources of type \`${raw}\`, ordered by node type then name.`,
+      resolve: (parent, _args, context) => {
+        const edges = edgesOf(graph, parent, raw);
+        context?.edges?.take(edges.length);
+        return edges;
+      },
+    };
+  }
+
+  const sealed = graph.sealed;
+  const sortedCache = new Map<string, readonly Resource[]>();
+  const sortedOf = (type: string): readonly Resource[] => {
+    if (!sealed) return graph.resourcesOfSorted(type);
+    let list = sortedCache.get(type);
+    if (!list) sortedCache.set(type, list = graph.resourcesOfSorted(type));
+    return list;
+  };
+
+  const queryFields: GraphQLFieldConfigMap<unknown, GraphQLContext> = {};
+  for (const t of model.types) {
+    const raw = t.raw;
+    queryFields[t.rootFieldName] = {
+      type: nonNullList(objectTypes.get(raw)!),
+      description: `Resources of type \`${raw}\` ordered by name, optionally filtered.`,
+      args: {
+        filter: {
+          type: GraphQLJSON,
+          description: "Object of conditions that must all hold: `{ key: value }` for an exact " +
+            "match or `{ key: { eq | ne | contains | in | exists | gt | lt | regex: … } }`.",
+        },
+      },
+      resolve: (_root, args: { filter?: unknown }) => {
+        const all = sortedOf(raw);
+        if (args.filter === undefined || args.filter === null) return all;
+        return all.filter(compileFilter(args.filter));
+      },
+    };
+  }
+  Object.assign(queryFields, globalFields(graph, model));
+
+  const query = new GraphQLObjectType<unknown, GraphQLContext>({
+    name: "Query",
+    description: "Read access to the published graph.",
+    fields: queryFields,
+  });
+
+  let mutation: GraphQLObjectType | undefined;
+  const mutationFields = options.mutations?.({ graph, model, objectTypes });
+  if (mutationFields && Object.keys(mutationFields).length > 0) {
+    mutation = new GraphQLObjectType({ name: "Mutation", fields: mutationFields });
+  }
+
+  const schema = new GraphQLSchema({ query, mutation, types: [...objectTypes.values()] });
+  schemaGraphs.set(schema, graph);
+  return schema;
+}
+
+function propertyField(p: PropertyFieldModel): GraphQLFieldConfig<Resource, GraphQLContext> {
+  const key = p.key;
+  return { type: SCALARS[p.scalar], resolve: (r) => r.properties[key] ?? null };
+}
+
+/**
+ * Edges of a relation field (G13/G14): outgoing relations of type `raw` plus incoming relations
+ * from resources of type `raw`, ordered by node type, node name, relation type, direction.
+ */
+export function edgesOf(graph: Graph, parent: Resource, raw: string): Edge[] {
+  const edges: Edge[] = [];
+  for (const r of graph.outgoing(parent)) {
+    if (r.type === raw) edges.push({ relation: r, node: r.target, parent, outgoing: true });
+  }
+  for (const r of graph.incoming(parent)) {
+    if (r.source.type !== raw) continue;
+    if (r.source === r.target && r.type === raw) continue; // self-loop already listed as outgoing
+    edges.push({ relation: r, node: r.source, parent, outgoing: false });
+  }
+  if (edges.length > 1) edges.sort(compareEdges);
+  return edges;
+}
+
+function compareEdges(a: Edge, b: Edge): number {
+  return compareStrings(a.node.type, b.node.type) || compareStrings(a.node.name, b.node.name) ||
+    compareStrings(a.relation.type, b.relation.type) || Number(b.outgoing) - Number(a.outgoing);
+}
+
+function globalFields(
+  graph: Graph,
+  model: SchemaModel,
+): GraphQLFieldConfigMap<unknown, GraphQLContext> {
+  let graphJson: string | undefined;
+  const int = (description: string, value: () => number) => ({
+    type: nonNull(GraphQLInt),
+    description,
+    resolve: value,
+  });
+  return {
+    countNodes: int("Number of resources.", () => graph.resourceCount),
+    countEdges: int("Number of relations.", () => graph.relationCount),
+    countResourceTypes: int("Number of distinct resource types.", () => model.types.length),
+    countRelationTypes: int("Number of distinct relation types.", () => model.relationTypeCount),
+    countNodeProperties: int(
+      "Sum over resources of their property count (`name` included).",
+      () => model.nodePropertyCount,
+    ),
+    countEdgeProperties: int(
+      "Sum over relations of their property count.",
+      () => model.edgePropertyCount,
+    ),
+    listNodes: {
+      type: nonNull(GraphQLJSON),
+      description: 'Array of `{ "type", "name" }`, by type then name; only type `label` if given.',
+      args: { label: { type: GraphQLString } },
+      resolve: (_root, args: { label?: string | null }) =>
+        listNodes(graph, args.label) as unknown as Record<string, string>[],
+    },
+    findPaths: {
+      type: nonNull(GraphQLJSON),
+      description: "All simple paths (relations followed in both directions, at most " +
+        "`maxDepth` edges) from the start resource to resources of type `endLabel`; each path " +
+        'is an array of steps `{ "type", "name", "relation", "direction" }`.',
+      args: {
+        startLabel: { type: NON_NULL_STRING },
+        startName: { type: NON_NULL_STRING },
+        endLabel: { type: NON_NULL_STRING },
+        maxDepth: { type: GraphQLInt, default: { value: DEFAULT_PATH_DEPTH } },
+      },
+      resolve: (
+        _root,
+        args: { startLabel: string; startName: string; endLabel: string; maxDepth?: number | null },
+      ) =>
+        findPaths(
+          graph,
+          args.startLabel,
+          args.startName,
+          args.endLabel,
+          args.maxDepth ?? DEFAULT_PATH_DEPTH,
+        ),
+    },
+    graphJson: {
+      type: nonNull(GraphQLString),
+      description: "The whole graph as JSON text: `{ nodes: [...], edges: [...] }`.",
+      resolve: () => {
+        if (graphJson !== undefined) return graphJson;
+        const text = JSON.stringify(graph.toJSON());
+        if (graph.sealed) graphJson = text;
+        return text;
+      },
+    },
+  };
+}
