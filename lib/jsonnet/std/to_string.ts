@@ -6,36 +6,17 @@
  * @module
  */
 import type { JsonValue } from "../json_value.ts";
+import { formatNumber as engineFormatNumber } from "../strings.ts";
 import { escapeStringJson } from "./escape.ts";
 import { isObject, sortedKeys } from "./values.ts";
 
 /**
  * Renders a number as Jsonnet does: integral values as exact decimal integers (`1e21` ->
- * `1000000000000000000000`), other values with the shortest round-trip digits laid out like C's
- * `%g` (`0.1`, `1.5e-05`).
+ * `1000000000000000000000`), other values in the engine's shortest round-trip form. Shared with
+ * the evaluator's manifestation (lib/jsonnet/strings.ts) so both print numbers identically.
  */
 export function formatNumber(n: number): string {
-  if (Number.isInteger(n)) {
-    if (Object.is(n, -0)) return "-0";
-    return Math.abs(n) < 1e21 ? n.toFixed(0) : BigInt(n).toString();
-  }
-  if (!Number.isFinite(n)) return String(n);
-  const e = n.toExponential(); // shortest round-trip digits, e.g. "-1.5e-7"
-  const at = e.indexOf("e");
-  const exp = Number(e.slice(at + 1));
-  let mant = e.slice(0, at);
-  const neg = mant.startsWith("-");
-  if (neg) mant = mant.slice(1);
-  const digits = mant.replace(".", "");
-  if (exp < -4) {
-    const abs = Math.abs(exp);
-    return `${neg ? "-" : ""}${mant}e${exp < 0 ? "-" : "+"}${abs < 10 ? "0" : ""}${abs}`;
-  }
-  let out: string;
-  if (exp < 0) out = "0." + "0".repeat(-exp - 1) + digits;
-  else if (digits.length <= exp + 1) out = digits + "0".repeat(exp + 1 - digits.length);
-  else out = digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
-  return (neg ? "-" : "") + out;
+  return engineFormatNumber(n);
 }
 
 /** Single-line JSON form used when arrays/objects are converted to strings. */

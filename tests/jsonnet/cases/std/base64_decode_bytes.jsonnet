@@ -1,0 +1,1 @@
+[std.base64DecodeBytes("AP+A"), std.base64DecodeBytes("aA==")]

@@ -1,0 +1,1 @@
+std.base64DecodeBytes("YQ")

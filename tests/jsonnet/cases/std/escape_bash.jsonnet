@@ -1,0 +1,1 @@
+[std.escapeStringBash("it's"), std.escapeStringBash(""), std.escapeStringBash(12)]

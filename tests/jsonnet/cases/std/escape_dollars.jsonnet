@@ -1,0 +1,1 @@
+[std.escapeStringDollars("$x $$ ${y}"), std.escapeStringDollars(5)]

@@ -1,0 +1,1 @@
+std.escapeStringPython("it's \"q\"\n")

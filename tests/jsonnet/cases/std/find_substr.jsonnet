@@ -1,0 +1,1 @@
+[std.findSubstr("aa", "aaaa"), std.findSubstr("", "abc"), std.findSubstr("x", "abc"), std.findSubstr("b", "a😀b")]

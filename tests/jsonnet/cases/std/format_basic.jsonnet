@@ -1,0 +1,1 @@
+"%s is %d years" % ["Bob", 42]

@@ -1,0 +1,1 @@
+std.format("%(b)s", {a: 1})

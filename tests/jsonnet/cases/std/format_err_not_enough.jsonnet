@@ -1,0 +1,1 @@
+std.format("%s %s", ["a"])

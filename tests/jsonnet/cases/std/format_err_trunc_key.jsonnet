@@ -1,0 +1,1 @@
+std.format("%(abc", {abc: 1})

@@ -1,0 +1,1 @@
+std.format("abc %", [1])

@@ -1,0 +1,1 @@
+std.format("%(name)s=%(value)05d", {name: "port", value: 80})

@@ -1,0 +1,1 @@
+std.lines(["a", "b", null, "c"])

@@ -1,0 +1,1 @@
+std.manifestIni({sections: {only: {a: "b"}}})

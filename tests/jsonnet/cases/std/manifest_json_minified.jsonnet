@@ -1,0 +1,1 @@
+std.manifestJsonMinified({a: [], b: {}, c: [1, {d: "x"}], e: null})

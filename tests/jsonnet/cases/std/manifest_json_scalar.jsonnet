@@ -1,0 +1,1 @@
+[std.manifestJson(1), std.manifestJson("s"), std.manifestJson([])]

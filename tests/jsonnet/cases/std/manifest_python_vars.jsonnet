@@ -1,0 +1,1 @@
+std.manifestPythonVars({b: [1], a: "s", c: null})

@@ -1,0 +1,1 @@
+std.manifestYamlDoc({a: {b: ["l1\nl2\n", "x"]}})

@@ -1,0 +1,1 @@
+std.manifestYamlDoc({plain: 1, "with space": 2, "true": 3, "123": 4, "1.5": 5, "0x1f": 6, "2020-01-01": 7, "a/b_c-d": 8, "": 9, "-": 10, "0b101": 11, "1e5": 12, "NULL": 13, "é": 14}, quote_keys=false)

@@ -1,0 +1,1 @@
+[std.manifestYamlDoc("x"), std.manifestYamlDoc(""), std.manifestYamlDoc(3), std.manifestYamlDoc("multi\nline\n")]

@@ -1,0 +1,1 @@
+std.manifestYamlStream([1, {a: 2}, [3]])

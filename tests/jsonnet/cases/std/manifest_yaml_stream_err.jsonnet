@@ -1,0 +1,1 @@
+std.manifestYamlStream({a: 1})

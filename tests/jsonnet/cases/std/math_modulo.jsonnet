@@ -1,0 +1,1 @@
+[std.modulo(7, 3), std.modulo(-7, 3), std.modulo(7, -3), std.modulo(7.5, 2), 10 % 4]

@@ -1,0 +1,1 @@
+std.modulo(5, 0)

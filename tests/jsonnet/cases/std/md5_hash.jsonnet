@@ -1,0 +1,1 @@
+[std.md5(""), std.md5("hello"), std.md5("é😀")]

@@ -1,0 +1,1 @@
+std.parseHex("0x10")

@@ -1,0 +1,1 @@
+std.parseJson("{\"b\": [1, 2.5, \"x\", null, true], \"a\": {}}")

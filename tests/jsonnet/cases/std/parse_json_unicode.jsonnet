@@ -1,0 +1,1 @@
+std.parseJson("\"\\u00e9\\ud83d\\ude00\"")

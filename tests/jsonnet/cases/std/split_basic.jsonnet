@@ -1,0 +1,1 @@
+[std.split("a,b,,c", ","), std.split("", ","), std.split("abc", ","), std.split(",", ",")]

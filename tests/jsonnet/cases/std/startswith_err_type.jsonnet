@@ -1,0 +1,1 @@
+std.startsWith(1, "a")

@@ -1,0 +1,1 @@
+[std.stringChars("ab😀"), std.stringChars("")]

@@ -1,0 +1,1 @@
+[std.length("😀😀"), std.length("é"), "a😀b"[1]]

@@ -1,0 +1,1 @@
+std.stripChars("..a.b..", ["."])

@@ -1,0 +1,1 @@
+std.substr("abc", -1, 2)

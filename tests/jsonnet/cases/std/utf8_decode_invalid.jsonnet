@@ -1,0 +1,1 @@
+std.decodeUTF8([255, 65])
