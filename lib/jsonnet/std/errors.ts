@@ -6,9 +6,26 @@
  * @module
  */
 
-/** A runtime error raised by a pure std function (the evaluator adds the call location). */
+/**
+ * A runtime error raised by a pure std function (the evaluator adds the call location).
+ *
+ * @example
+ * ```ts
+ * import { StdError } from "./errors.ts";
+ * throw new StdError('Not an integer: "x"');
+ * ```
+ */
 export class StdError extends Error {
-  /** @param message the reason, e.g. `Not an integer: "x"` */
+  /**
+   * Creates the error.
+   *
+   * @param message the reason, e.g. `Not an integer: "x"`
+   * @example
+   * ```ts
+   * import { StdError } from "./errors.ts";
+   * new StdError("division by zero.").message; // "division by zero."
+   * ```
+   */
   constructor(message: string) {
     super(message);
     this.name = "StdError";

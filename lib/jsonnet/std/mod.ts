@@ -38,9 +38,14 @@ import { manifestTomlEx } from "./toml.ts";
 import { typeOf } from "./values.ts";
 
 export { StdError } from "./errors.ts";
-export { formatNumber, toStringValue } from "./to_string.ts";
-export { escapeStringJson } from "./escape.ts";
-export { format } from "./format.ts";
+export type {
+  JsonArray,
+  JsonObject,
+  JsonPrimitive,
+  JsonValue,
+  PureStdFunction,
+  PureStdTable,
+} from "../json_value.ts";
 
 type Fn = (...args: JsonValue[]) => JsonValue;
 
