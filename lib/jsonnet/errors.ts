@@ -1,0 +1,81 @@
+/**
+ * Error types raised by the Jsonnet interpreter.
+ *
+ * @module
+ */
+import { formatLoc, type Loc } from "./ast.ts";
+
+/** One entry of a Jsonnet stack trace. */
+export interface TraceFrame {
+  loc: Loc;
+  name: string;
+}
+
+/**
+ * A static (lexing/parsing) or runtime Jsonnet error with its source location and stack trace.
+ * `message` is formatted like the reference binary's stderr output.
+ */
+export class JsonnetError extends Error {
+  /** `"STATIC ERROR"` or `"RUNTIME ERROR"`. */
+  readonly kind: "STATIC ERROR" | "RUNTIME ERROR";
+  /** The bare message without location or trace. */
+  readonly detail: string;
+  /** Where the error occurred (undefined when unknown, e.g. during manifestation). */
+  readonly loc?: Loc;
+  /** The stack trace, innermost first. */
+  readonly frames: TraceFrame[];
+
+  constructor(
+    kind: "STATIC ERROR" | "RUNTIME ERROR",
+    detail: string,
+    loc?: Loc,
+    frames: TraceFrame[] = [],
+  ) {
+    super(JsonnetError.render(kind, detail, loc, frames));
+    this.name = "JsonnetError";
+    this.kind = kind;
+    this.detail = detail;
+    this.loc = loc;
+    this.frames = frames;
+  }
+
+  /** File of the error location ("" when unknown). */
+  get file(): string {
+    return this.loc?.file ?? "";
+  }
+  /** 1-based line of the error location (0 when unknown). */
+  get line(): number {
+    return this.loc?.line ?? 0;
+  }
+  /** 1-based column of the error location (0 when unknown). */
+  get column(): number {
+    return this.loc?.col ?? 0;
+  }
+
+  private static render(
+    kind: string,
+    detail: string,
+    loc: Loc | undefined,
+    frames: TraceFrame[],
+  ): string {
+    if (kind === "STATIC ERROR") {
+      return `${kind}: ${loc ? formatLoc(loc) + ": " : ""}${detail}`;
+    }
+    const lines = [`${kind}: ${detail}`];
+    const shown = frames.length > 20
+      ? [...frames.slice(0, 10), null, ...frames.slice(-10)]
+      : frames;
+    for (const f of shown) {
+      lines.push(f ? `\t${formatLoc(f.loc)}\t${f.name}` : "\t...");
+    }
+    return lines.join("\n");
+  }
+}
+
+/** Internal: thrown by builtins without location; the evaluator attaches one. */
+export class BuiltinError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BuiltinError";
+  }
+}

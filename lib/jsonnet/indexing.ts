@@ -1,0 +1,75 @@
+/**
+ * Indexing (`a[i]`, `a.f`) and slicing (`a[b:e:s]`) of arrays, strings and objects.
+ *
+ * @module
+ */
+import type { Loc } from "./ast.ts";
+import type { Evaluator } from "./evaluator.ts";
+import { typeName } from "./evaluator.ts";
+import { getField } from "./objects.ts";
+import { codePoints, cpLength } from "./strings.ts";
+import { type Value, VArray, VObject } from "./values.ts";
+
+/** `target[idx]`. */
+export function indexValue(ev: Evaluator, target: Value, idx: Value, loc: Loc): Value {
+  if (target instanceof VObject) {
+    if (typeof idx !== "string") {
+      ev.error(loc, `Object index must be string, got ${typeName(idx)}.`);
+    }
+    return getField(ev, target, idx, loc);
+  }
+  if (target instanceof VArray) {
+    if (typeof idx !== "number") ev.error(loc, `Array index must be number, got ${typeName(idx)}.`);
+    if (!Number.isInteger(idx)) ev.error(loc, `Array index must be an integer, got ${idx}.`);
+    const n = target.elems.length;
+    if (idx < 0 || idx >= n) ev.error(loc, `Index ${idx} out of bounds, not within [0, ${n})`);
+    return target.elems[idx].force();
+  }
+  if (typeof target === "string") {
+    if (typeof idx !== "number") {
+      ev.error(loc, `String index must be a number, got ${typeName(idx)}.`);
+    }
+    if (!Number.isInteger(idx)) ev.error(loc, `String index must be an integer, got ${idx}.`);
+    const n = cpLength(target);
+    if (idx < 0 || idx >= n) ev.error(loc, `Index ${idx} out of bounds, not within [0, ${n})`);
+    return n === target.length ? target[idx] : codePoints(target)[idx];
+  }
+  ev.error(loc, `Unexpected type ${typeName(target)}, expected array, object or string`);
+}
+
+/** `target[start:end:step]` with the semantics of `std.slice` (no negative values). */
+export function sliceValue(
+  ev: Evaluator,
+  target: Value,
+  start: Value,
+  end: Value,
+  step: Value,
+  loc: Loc,
+): Value {
+  const isStr = typeof target === "string";
+  if (!isStr && !(target instanceof VArray)) {
+    ev.error(loc, `std.slice accepts a string or an array, but got: ${typeName(target)}`);
+  }
+  for (const [what, v] of [["index", start], ["end", end], ["step", step]] as const) {
+    if (v !== null && (typeof v !== "number" || !Number.isInteger(v))) {
+      ev.error(loc, `std.slice ${what} must be an integer or null, got ${typeName(v)}`);
+    }
+  }
+  const items: string[] | VArray = isStr ? codePoints(target as string) : target as VArray;
+  const len = Array.isArray(items) ? items.length : items.elems.length;
+  const b = (start ?? 0) as number;
+  const e = end === null ? len : Math.min(end as number, len);
+  const s = (step ?? 1) as number;
+  if (b < 0 || e < 0 || s < 0) {
+    ev.error(loc, `got [${b}:${e}:${s}] but negative index, end, and steps are not supported`);
+  }
+  if (s === 0) ev.error(loc, `got [${b}:${e}:${s}] but step must be greater than 0`);
+  if (Array.isArray(items)) {
+    let out = "";
+    for (let i = b; i < e; i += s) out += items[i];
+    return out;
+  }
+  const out = [];
+  for (let i = b; i < e; i += s) out.push(items.elems[i]);
+  return new VArray(out);
+}

@@ -1,0 +1,204 @@
+/**
+ * The Jsonnet virtual machine: configuration (imports, external variables, TLAs, limits),
+ * parse caching and the top-level evaluation/manifestation entry points.
+ *
+ * @module
+ */
+import type { Loc, Node } from "./ast.ts";
+import { analyze } from "./analyze.ts";
+import { JsonnetError } from "./errors.ts";
+import { type EvalHost, Evaluator, typeName } from "./evaluator.ts";
+import type { JsonValue } from "./json_value.ts";
+import { fromJson, manifestMultiline, toJson } from "./manifest_json.ts";
+import { parse } from "./parser.ts";
+import { stdForFile } from "./std_bridge.ts";
+import { Env, Thunk, type Value, VArray, VFunc } from "./values.ts";
+
+/** What an import resolver returns: the resolved path and the file content. */
+export interface ImportResult {
+  foundAt: string;
+  content: string | Uint8Array;
+}
+
+/** Resolves `import "path"` written in file `importedFrom`; undefined when not found. */
+export type ImportResolver = (importedFrom: string, path: string) => ImportResult | undefined;
+
+/** Options of {@link JsonnetVM}. */
+export interface JsonnetVMOptions {
+  importResolver?: ImportResolver;
+  /** External variables given as JSON values (no re-parsing). */
+  extVars?: Record<string, JsonValue>;
+  /** External variables given as strings (`--ext-str`). */
+  extStr?: Record<string, string>;
+  /** External variables given as Jsonnet code (`--ext-code`). */
+  extCode?: Record<string, string>;
+  /** Top-level arguments as strings (`--tla-str`). */
+  tlaStr?: Record<string, string>;
+  /** Top-level arguments as Jsonnet code (`--tla-code`). */
+  tlaCode?: Record<string, string>;
+  /** Top-level arguments as JSON values. */
+  tlaVars?: Record<string, JsonValue>;
+  /** Maximum stack depth (default 500). */
+  maxStack?: number;
+  /** Evaluation budget: maximum steps and/or wall-clock milliseconds per evaluation. */
+  budget?: { maxSteps?: number; timeoutMs?: number };
+  /** Receives `std.trace` output (default: console.error). */
+  trace?: (message: string) => void;
+}
+
+const PARSE_CACHE = new Map<string, Node>();
+const PARSE_CACHE_MAX = 512;
+
+/** Parses and statically checks a program, memoized by (filename, source). */
+export function compile(source: string, filename: string): Node {
+  const key = filename + "\u0000" + source;
+  const hit = PARSE_CACHE.get(key);
+  if (hit) return hit;
+  const ast = parse(source, filename);
+  analyze(ast);
+  if (PARSE_CACHE.size >= PARSE_CACHE_MAX) {
+    PARSE_CACHE.delete(PARSE_CACHE.keys().next().value!);
+  }
+  PARSE_CACHE.set(key, ast);
+  return ast;
+}
+
+const TOP: Loc = { file: "<top-level>", line: 1, col: 1, endLine: 1, endCol: 1 };
+
+/** A reusable interpreter configuration. Each evaluate call is independent. */
+export class JsonnetVM {
+  constructor(private readonly opts: JsonnetVMOptions = {}) {}
+
+  /** Evaluates a program and returns its value as plain JSON. */
+  evaluate(source: string, filename = "<cmdline>"): JsonValue {
+    return this.run(source, filename, (ev, v) => toJson(ev, v, TOP));
+  }
+
+  /** Evaluates a program and returns what the `jsonnet` CLI would print on stdout. */
+  evaluateToString(source: string, filename = "<cmdline>", stringOutput = false): string {
+    return this.run(source, filename, (ev, v) => {
+      if (stringOutput) {
+        if (typeof v !== "string") {
+          ev.error(undefined, "expected string result, got: " + typeName(v));
+        }
+        return v + "\n";
+      }
+      return manifestMultiline(ev, v, TOP) + "\n";
+    });
+  }
+
+  private run<T>(source: string, filename: string, out: (ev: Evaluator, v: Value) => T): T {
+    const o = this.opts;
+    const imports = new Map<string, Value>();
+    const extCache = new Map<string, Value>();
+    const deadline = o.budget?.timeoutMs !== undefined
+      ? Date.now() + o.budget.timeoutMs
+      : undefined;
+    const evalFile = (src: string, file: string): Value =>
+      ev.eval(compile(src, file), rootEnv(file));
+    const host: EvalHost = {
+      importFile: (kind, path, from, loc) => {
+        const r = o.importResolver?.(from, path);
+        if (!r) {
+          ev.error(
+            loc,
+            `couldn't open import "${path}": no match locally or in the Jsonnet library paths.`,
+          );
+        }
+        const key = kind + "\u0000" + r.foundAt;
+        const hit = imports.get(key);
+        if (hit !== undefined) return hit;
+        let v: Value;
+        if (kind === "importbin") {
+          const bytes = typeof r.content === "string"
+            ? new TextEncoder().encode(r.content)
+            : r.content;
+          v = new VArray(Array.from(bytes, (b) => Thunk.of(b)));
+        } else {
+          const text = typeof r.content === "string"
+            ? r.content
+            : new TextDecoder().decode(r.content);
+          v = kind === "importstr" ? text : evalFile(text, r.foundAt);
+        }
+        imports.set(key, v);
+        return v;
+      },
+      extVar: (name) => {
+        const hit = extCache.get(name);
+        if (hit !== undefined) return hit;
+        let v: Value | undefined;
+        if (o.extVars && Object.hasOwn(o.extVars, name)) v = fromJson(o.extVars[name]);
+        else if (o.extStr && Object.hasOwn(o.extStr, name)) v = o.extStr[name];
+        else if (o.extCode && Object.hasOwn(o.extCode, name)) {
+          v = evalFile(o.extCode[name], `<extvar:${name}>`);
+        }
+        if (v !== undefined) extCache.set(name, v);
+        return v;
+      },
+      trace: o.trace ?? ((m) => console.error(m)),
+    };
+    const ev: Evaluator = new Evaluator(host, {
+      maxStack: o.maxStack,
+      maxSteps: o.budget?.maxSteps,
+      deadline,
+    });
+    try {
+      let v = evalFile(source, filename);
+      if (v instanceof VFunc) v = this.callTopLevel(ev, v, evalFile);
+      return out(ev, v);
+    } catch (e) {
+      if (e instanceof RangeError && /call stack/i.test(e.message)) {
+        const top = ev.stack[ev.stack.length - 1];
+        ev.error(top?.loc, "max stack frames exceeded.");
+      }
+      throw e;
+    }
+  }
+
+  private callTopLevel(
+    ev: Evaluator,
+    fn: VFunc,
+    evalFile: (src: string, file: string) => Value,
+  ): Value {
+    const o = this.opts;
+    const named: [string, Thunk][] = [];
+    for (const [k, v] of Object.entries(o.tlaVars ?? {})) named.push([k, Thunk.of(fromJson(v))]);
+    for (const [k, v] of Object.entries(o.tlaStr ?? {})) named.push([k, Thunk.of(v)]);
+    for (const [k, v] of Object.entries(o.tlaCode ?? {})) {
+      named.push([k, new Thunk(() => evalFile(v, `<top-level-arg:${k}>`))]);
+    }
+    return ev.call(fn, [], named, TOP);
+  }
+}
+
+function rootEnv(file: string): Env {
+  const env = new Env(null, new Map());
+  env.set("std", Thunk.of(stdForFile(file)));
+  return env;
+}
+
+/** Builds an import resolver with the CLI's search order: importer's directory, then jpath. */
+export function fileImportResolver(
+  readFile: (path: string) => string | Uint8Array | undefined,
+  jpath: string[] = [],
+): ImportResolver {
+  return (from, path) => {
+    const candidates: string[] = [];
+    if (path.startsWith("/")) candidates.push(path);
+    else {
+      const slash = from.lastIndexOf("/");
+      candidates.push(slash >= 0 ? from.slice(0, slash + 1) + path : path);
+      for (let i = jpath.length - 1; i >= 0; i--) {
+        const dir = jpath[i];
+        candidates.push(dir.endsWith("/") ? dir + path : `${dir}/${path}`);
+      }
+    }
+    for (const c of candidates) {
+      const content = readFile(c);
+      if (content !== undefined) return { foundAt: c, content };
+    }
+    return undefined;
+  };
+}
+
+export { JsonnetError };
