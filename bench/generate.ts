@@ -1,0 +1,43 @@
+/**
+ * Synthetic workspace generator for benchmarks: N resources spread over T asset types. Each type
+ * `t<i>` has scalar columns, an integer column, a relation column naming a resource of the next
+ * type, and a quoted multi-value relation column naming two resources of the type after that.
+ *
+ * @module
+ */
+
+/** Files of a generated workspace, path to text. */
+export type GeneratedFiles = Record<string, string>;
+
+/**
+ * Generates a workspace of `resources` rows over `types` asset files.
+ *
+ * @example
+ * ```ts
+ * import { generateWorkspace } from "./generate.ts";
+ * const files = generateWorkspace(1000, 10);
+ * console.log(Object.keys(files).length); // 10
+ * ```
+ */
+export function generateWorkspace(resources: number, types: number): GeneratedFiles {
+  const perType = Math.ceil(resources / types);
+  const files: GeneratedFiles = {};
+  const envs = ["prod", "test", "dev"];
+  for (let t = 0; t < types; t++) {
+    const next = `t${(t + 1) % types}`;
+    const after = `t${(t + 2) % types}`;
+    const lines = [`name,env,tier,owner,size,${next},${after}`];
+    const count = Math.min(perType, resources - t * perType);
+    for (let i = 0; i < count; i++) {
+      const a = (i * 7 + 3) % perType;
+      const b = (i * 13 + 5) % perType;
+      lines.push(
+        `t${t}-${i},${envs[i % 3]},tier-${i % 5},team-${i % 17},${
+          i % 1000
+        },${next}-${i},"${after}-${a}, ${after}-${b}"`,
+      );
+    }
+    files[`assets/t${t}.csv`] = lines.join("\n") + "\n";
+  }
+  return files;
+}
