@@ -1,0 +1,227 @@
+/**
+ * Framework-free GraphQL-over-HTTP handler (reference graphql.md G1, G21, G22): `POST` with a
+ * JSON body and `GET ?query=` (queries only). Syntax, validation and execution errors answer
+ * `200` with `errors`; a malformed request answers a problem document (rest-api.md R90).
+ *
+ * @module
+ */
+
+import { type ExecutionResult, getOperationAST, type GraphQLSchema } from "graphql";
+import type { Graph } from "../../graph/graph.ts";
+import { executeDocument, parseQuery } from "./execute.ts";
+import { MAX_BODY_BYTES } from "./limits.ts";
+
+/** The snapshot a request is answered from. */
+export interface GraphQLState {
+  /** Schema built for `graph`. */
+  readonly schema: GraphQLSchema;
+  /** The published graph. */
+  readonly graph: Graph;
+}
+
+/** Options of {@link createGraphQLHandler}. */
+export interface GraphQLHandlerOptions {
+  /** Largest accepted POST body in bytes (default {@link MAX_BODY_BYTES}). */
+  readonly maxBodyBytes?: number;
+}
+
+/** `application/problem+json` body (rest-api.md R90). */
+export interface ProblemDocument {
+  /** `urn:graphsvc:problem:<slug>`. */
+  type: string;
+  /** Short summary of the status. */
+  title: string;
+  /** HTTP status. */
+  status: number;
+  /** What exactly was wrong. */
+  detail: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  405: "Method Not Allowed",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+};
+
+/** Builds a problem-document response. */
+export function problemResponse(
+  status: number,
+  detail: string,
+  headers: Record<string, string> = {},
+): Response {
+  const body: ProblemDocument = {
+    type: `urn:graphsvc:problem:${status === 500 ? "internal" : "bad-request"}`,
+    title: TITLES[status] ?? "Error",
+    status,
+    detail,
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/problem+json", ...headers },
+  });
+}
+
+class BadRequest extends Error {
+  constructor(readonly status: number, message: string, readonly headers?: Record<string, string>) {
+    super(message);
+    this.name = "BadRequest";
+  }
+}
+
+interface ParsedRequest {
+  query: string;
+  variables: Record<string, unknown> | null;
+  operationName: string | null;
+  method: "GET" | "POST";
+}
+
+/**
+ * Creates a fetch-style handler for `/graphql`. `getState` is called once at the start of each
+ * request and the whole request is answered from that snapshot, so a concurrent rebuild never
+ * mixes two graphs in one response (G4).
+ *
+ * @example
+ * ```ts
+ * import { Graph } from "../../graph/graph.ts";
+ * import { buildGraphQLSchema } from "./schema.ts";
+ * const graph = new Graph();
+ * const state = { graph, schema: buildGraphQLSchema(graph) };
+ * const handle = createGraphQLHandler(() => state);
+ * const res = await handle(new Request("http://localhost/graphql?query=%7BcountNodes%7D"));
+ * console.log(await res.json()); // { data: { countNodes: 0 } }
+ * ```
+ */
+export function createGraphQLHandler(
+  getState: () => GraphQLState,
+  options: GraphQLHandlerOptions = {},
+): (request: Request) => Promise<Response> {
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  return async (request: Request): Promise<Response> => {
+    const { schema, graph } = getState();
+    let parsed: ParsedRequest;
+    try {
+      parsed = await readRequest(request, maxBodyBytes);
+    } catch (e) {
+      if (e instanceof BadRequest) return problemResponse(e.status, e.message, e.headers);
+      throw e;
+    }
+    const document = parseQuery(parsed.query);
+    let result: ExecutionResult;
+    if (!("kind" in document)) {
+      result = document;
+    } else {
+      if (parsed.method === "GET") {
+        const operation = getOperationAST(document, parsed.operationName);
+        if (operation && operation.operation !== "query") {
+          return problemResponse(
+            405,
+            `${operation.operation} operations are not allowed over GET; use POST`,
+            { allow: "POST" },
+          );
+        }
+      }
+      try {
+        result = await executeDocument(
+          schema,
+          graph,
+          document,
+          parsed.variables,
+          parsed.operationName,
+        );
+      } catch (e) {
+        return problemResponse(500, `GraphQL execution failed: ${(e as Error).message}`);
+      }
+    }
+    return new Response(JSON.stringify(result), {
+      status: 200,
+      headers: { "content-type": responseType(request.headers.get("accept")) },
+    });
+  };
+}
+
+/** `application/json` unless the client asks only for the newer GraphQL-over-HTTP type. */
+function responseType(accept: string | null): string {
+  if (
+    accept !== null && accept.includes("application/graphql-response+json") &&
+    !accept.includes("application/json")
+  ) {
+    return "application/graphql-response+json; charset=utf-8";
+  }
+  return "application/json; charset=utf-8";
+}
+
+async function readRequest(request: Request, maxBodyBytes: number): Promise<ParsedRequest> {
+  if (request.method === "GET") {
+    const params = new URL(request.url).searchParams;
+    const query = params.get("query");
+    if (query === null || query === "") throw new BadRequest(400, "missing 'query' parameter");
+    const variablesText = params.get("variables");
+    let variables: unknown = null;
+    if (variablesText !== null && variablesText !== "") {
+      try {
+        variables = JSON.parse(variablesText);
+      } catch {
+        throw new BadRequest(400, "'variables' parameter is not valid JSON");
+      }
+    }
+    return {
+      query,
+      variables: checkVariables(variables),
+      operationName: params.get("operationName") || null,
+      method: "GET",
+    };
+  }
+  if (request.method !== "POST") {
+    throw new BadRequest(405, `method ${request.method} is not allowed; use GET or POST`, {
+      allow: "GET, POST",
+    });
+  }
+  const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
+  const mediaType = contentType.split(";")[0].trim();
+  if (mediaType !== "" && mediaType !== "application/json") {
+    throw new BadRequest(
+      415,
+      `content type '${mediaType}' is not supported; send application/json`,
+    );
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBodyBytes) {
+    throw new BadRequest(413, `request body exceeds ${maxBodyBytes} bytes`);
+  }
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > maxBodyBytes) {
+    throw new BadRequest(413, `request body exceeds ${maxBodyBytes} bytes`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (e) {
+    throw new BadRequest(400, `request body is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new BadRequest(400, "request body must be a JSON object with a 'query' string");
+  }
+  const { query, variables, operationName } = body as Record<string, unknown>;
+  if (typeof query !== "string" || query === "") {
+    throw new BadRequest(400, "request body must have a non-empty 'query' string");
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") {
+    throw new BadRequest(400, "'operationName' must be a string");
+  }
+  return {
+    query,
+    variables: checkVariables(variables ?? null),
+    operationName: (operationName as string | null | undefined) ?? null,
+    method: "POST",
+  };
+}
+
+function checkVariables(variables: unknown): Record<string, unknown> | null {
+  if (variables === null || variables === undefined) return null;
+  if (typeof variables !== "object" || Array.isArray(variables)) {
+    throw new BadRequest(400, "'variables' must be a JSON object");
+  }
+  return variables as Record<string, unknown>;
+}
