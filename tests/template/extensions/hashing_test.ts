@@ -30,6 +30,17 @@ Deno.test("T29 sha256: corpus key template `[address] | json_encode | sha256`", 
   );
 });
 
+Deno.test("T29 sha256: public_dns mx/srv name_template keys (typed integer columns)", () => {
+  // Verified against real Tera's json_encode output (tests/template/cases/corpus_snippets.jsonl).
+  const mx = "b80ae44e0a2d630712d28cb4409b3921da25f2e2fc0851856d2f8fa0eab0bd94";
+  assertEquals(sha('["akp-ch.mail.protection.outlook.com",10]'), mx);
+  assertEquals(sha(["akp-ch.mail.protection.outlook.com", 10]), mx);
+  assertEquals(
+    sha(["sipfed.online.lync.com", 5061, 100, 1]),
+    "baf31f47c9fd160a22d7e7d0668e8b3e6c3306c6763128e815bf88a4a01699c5",
+  );
+});
+
 Deno.test("T29 sha256: non-strings hash their compact JSON (keys sorted like json_encode)", () => {
   assertEquals(sha(["1.2.3.4"]), sha('["1.2.3.4"]'));
   assertEquals(
