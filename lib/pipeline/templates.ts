@@ -1,0 +1,43 @@
+/**
+ * The template renderer of one build: the Tera dialect with the engine's additions (jmespath,
+ * sha256, counters, CIDR helpers, …). Counters are global for one build and start at zero in the
+ * next, so every build renders the same output for the same input.
+ *
+ * @module
+ */
+import type { JsonValue } from "../graph/graph.ts";
+import { TemplateEnvironment } from "../template/mod.ts";
+import { BuildCounters, createEngineExtensions } from "../template/extensions/mod.ts";
+import type { TemplateRenderer } from "./context.ts";
+
+/** Options of {@link createTemplateRenderer}. */
+export interface TemplateRendererOptions {
+  /** Clock for `now()` (tests pin it). */
+  clock?: () => Date;
+}
+
+/**
+ * Creates the renderer for one build.
+ *
+ * @example
+ * ```ts
+ * import { createTemplateRenderer } from "./templates.ts";
+ * const r = createTemplateRenderer({});
+ * r.render("{{ counter(key='a') }}{{ counter(key='a') }}", {}, "example"); // "01"
+ * ```
+ */
+export function createTemplateRenderer(
+  _params: Readonly<Record<string, JsonValue>> = {},
+  options: TemplateRendererOptions = {},
+): TemplateRenderer {
+  const extensions = createEngineExtensions({
+    counters: new BuildCounters(),
+    clock: options.clock,
+  });
+  const env = new TemplateEnvironment({
+    filters: extensions.filters,
+    functions: extensions.functions,
+    tests: extensions.tests,
+  });
+  return { render: (source, context, name) => env.render(source, context, name) };
+}

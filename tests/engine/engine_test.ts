@@ -1,0 +1,132 @@
+import { assert, assertEquals } from "../_assert.ts";
+import { GraphEngine } from "../../lib/engine.ts";
+import { MemoryWorkspace } from "../../lib/workspace/memory.ts";
+import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
+import { defaultPhases } from "../../lib/pipeline/phases.ts";
+import type { BuildEvent } from "../../lib/engine.ts";
+
+function engineFor(files: Record<string, string>) {
+  const workspace = new MemoryWorkspace(files);
+  const engine = new GraphEngine({
+    workspace,
+    createTemplates: createTemplateRenderer,
+    phases: defaultPhases,
+  });
+  return { engine, workspace };
+}
+
+Deno.test("assets become resources; convention columns become relations (A1, A16, A17)", async () => {
+  const { engine } = engineFor({
+    "assets/service.csv": 'name,database,owner\napi,"db-a, db-b",team\nweb,db-a,team\n',
+    "assets/database.csv": "name,engine\ndb-a,pg\ndb-b,pg\n",
+  });
+  const snap = await engine.rebuild();
+  assertEquals(snap.generation, 1);
+  assertEquals(snap.stats.resources, 4);
+  assertEquals(snap.stats.relations, 3);
+  const api = snap.graph.getResource("service", "api")!;
+  assertEquals(api.properties.database, ["db-a", "db-b"]);
+  assertEquals(snap.graph.outgoing(api).map((r) => `${r.type}->${r.target.name}`), [
+    "database->db-a",
+    "database->db-b",
+  ]);
+});
+
+Deno.test("A2 sub-folders: the type is the file stem", async () => {
+  const { engine } = engineFor({ "assets/vendor/x/host.csv": "name\nh1\n" });
+  const snap = await engine.rebuild();
+  assertEquals(snap.graph.types(), ["host"]);
+});
+
+Deno.test("A5 key column: `name` when present, else the first column; A15 `_` columns stripped", async () => {
+  const { engine } = engineFor({
+    "assets/teams.csv": "slug,name,_secret\nfin,Finance,x\n",
+    "assets/subscription.csv": "subscription,region\nsub-1,eu\n",
+  });
+  const snap = await engine.rebuild();
+  assertEquals(snap.graph.getResource("teams", "Finance")?.properties, {
+    name: "Finance",
+    slug: "fin",
+  });
+  assertEquals(snap.graph.getResource("subscription", "sub-1")?.properties, {
+    name: "sub-1",
+    subscription: "sub-1",
+    region: "eu",
+  });
+});
+
+Deno.test("A9 name_template computes the key and keeps original_name; A13 typed columns", async () => {
+  const { engine } = engineFor({
+    "module.toml": `[module]
+name = "m"
+version = "1.0.0"
+[assets."rec.csv"]
+name_template = "{{ name | lower }}-{{ port }}"
+[assets."rec.csv".columns]
+port = { type = "integer" }
+enabled = { type = "boolean" }
+tags = { type = "array_of_string" }
+`,
+    "assets/rec.csv": 'name,port,enabled,tags\nWEB,443,True,"a, b"\n',
+  });
+  const snap = await engine.rebuild();
+  assertEquals(engine.status?.status, "ok");
+  assertEquals(snap.graph.getResource("rec", "web-443")?.properties, {
+    name: "web-443",
+    original_name: "WEB",
+    port: 443,
+    enabled: true,
+    tags: ["a", "b"],
+  });
+});
+
+Deno.test("A7/A8 empty keys skipped and duplicate keys merged, both with warnings", async () => {
+  const { engine } = engineFor({ "assets/h.csv": "name,v\n,1\nx,1\nx,2\n" });
+  const snap = await engine.rebuild();
+  assertEquals(snap.graph.getResource("h", "x")?.properties.v, "2");
+  assertEquals(snap.issues.map((i) => [i.code, i.line]), [["csv_empty_key", 2], [
+    "csv_duplicate_key",
+    4,
+  ]]);
+});
+
+Deno.test("a failed build keeps serving the last good snapshot and reports file and line", async () => {
+  const { engine, workspace } = engineFor({ "assets/h.csv": "name\nx\n" });
+  const good = await engine.rebuild();
+  await workspace.writeTextAtomic("assets/h.csv", 'name,v\ny,"open\n');
+  const after = await engine.rebuild();
+  assert(after === good, "the last good snapshot stays current");
+  assertEquals(engine.status?.status, "failed");
+  const error = engine.status!.issues.find((i) => i.severity === "error")!;
+  assertEquals([error.code, error.file, error.line], ["csv_unterminated_quote", "assets/h.csv", 2]);
+  await workspace.writeTextAtomic("assets/h.csv", "name\nz\n");
+  const fixed = await engine.rebuild();
+  assertEquals(fixed.generation, 3);
+  assert(fixed.graph.getResource("h", "z"));
+});
+
+Deno.test("O18 requests during a build coalesce into one follow-up build", async () => {
+  const { engine } = engineFor({ "assets/h.csv": "name\nx\n" });
+  const events: BuildEvent[] = [];
+  engine.subscribe((e) => events.push(e));
+  const g1 = engine.requestRebuild();
+  const g2 = engine.requestRebuild();
+  const g3 = engine.requestRebuild();
+  assertEquals([g1, g2, g3], [1, 2, 2]);
+  const status = await engine.waitFor(g3);
+  assertEquals(status.generation, 2);
+  assertEquals(events.filter((e) => e.kind === "start").length, 2);
+  assertEquals(events.filter((e) => e.kind === "end").map((e) => e.kind === "end" && e.message), [
+    "BUILD_COMPLETE",
+    "BUILD_COMPLETE",
+  ]);
+});
+
+Deno.test("MP24 a required parameter without a value fails the build", async () => {
+  const { engine } = engineFor({
+    "module.toml": '[module]\nname = "m"\nversion = "1"\n[params.tenant]\nrequired = true\n',
+  });
+  await engine.rebuild();
+  assertEquals(engine.status?.status, "failed");
+  assertEquals(engine.status?.issues[0].code, "param_missing");
+});
