@@ -30,7 +30,12 @@ import { intersectFilter, jmespathFilter, runJmespath, selectFilter } from "./co
 import { BuildCounters, counterKey, type CounterStore } from "./counter.ts";
 import { base64EncodeFilter, hmacSha256Filter, sha256Filter } from "./hashing.ts";
 import { regexpFilter } from "./regexp_filter.ts";
-import { vaultFunction, vaultPlaceholder, type VaultResolver } from "./vault.ts";
+import {
+  substituteInlineVault,
+  vaultFunction,
+  vaultPlaceholder,
+  type VaultResolver,
+} from "./vault.ts";
 import { compactJson, defaultToJson, type ToJson } from "./values.ts";
 
 export { ExtensionError } from "./errors.ts";
@@ -45,7 +50,7 @@ export {
 };
 export { compileRustRegex, RegexTranslationError, translateRustRegex } from "./rust_regex.ts";
 export type { TranslatedRegex } from "./rust_regex.ts";
-export { compactJson };
+export { compactJson, substituteInlineVault };
 
 /**
  * A filter: `{{ value | name(arg=…) }}` calls `filter(value, { arg: … })`.

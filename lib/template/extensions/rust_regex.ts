@@ -4,8 +4,8 @@
  *
  * Differences handled: `(?P<name>…)` groups; inline flags `(?i)`, `(?m)`, `(?s)`, `(?is:…)`
  * (anywhere, scoped to the enclosing group like in Rust); Unicode-aware `\d`, `\w`, `\s`, `\b`
- * (JavaScript's are ASCII-only); `.` never matching `\n` only (JavaScript also excludes `\r`,
- * U+2028, U+2029); `\A`, `\z`; `\x{…}`, `\u{…}`, `\UHHHHHHHH`, `\a`; ASCII classes
+ * (JavaScript's are ASCII-only); `.` not matching `\n` only, and multi-line `^`/`$` only
+ * breaking at `\n` (JavaScript also uses `\r`, U+2028, U+2029); `\A`, `\z`; `\x{…}`, `\u{…}`, `\UHHHHHHHH`, `\a`; ASCII classes
  * `[[:alpha:]]`; `\pL` and script names in `\p{Greek}`; escaped punctuation such as `\#`.
  * Constructs that Rust rejects (look-around, back-references) are rejected too; Rust-only
  * constructs without a JavaScript equivalent (nested classes, class set operations, flags
@@ -274,6 +274,13 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
     } else if (c === ".") {
       out += top().flags.s ? "[\\s\\S]" : "[^\\n]";
       i++;
+    } else if (c === "^") {
+      // Rust: start of text, or (multi-line) after "\n" only; JavaScript would also accept \r etc.
+      out += top().flags.m ? "(?<![^\\n])" : "(?<![\\s\\S])";
+      i++;
+    } else if (c === "$") {
+      out += top().flags.m ? "(?![^\\n])" : "(?![\\s\\S])";
+      i++;
     } else if (c === "|") {
       const g = top();
       const reopen = g.wrappers;
@@ -331,7 +338,7 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
   }
   if (stack.length !== 1) throw new RegexTranslationError("unclosed group");
   closeWrappers(top());
-  const flags = `u${global.i ? "i" : ""}${global.m ? "m" : ""}`;
+  const flags = `u${global.i ? "i" : ""}`;
   try {
     new RegExp(out, flags);
   } catch (e) {
@@ -342,17 +349,17 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
   return { source: out, flags };
 }
 
-/** Applies `(?on-off)` to `flags`; returns the JavaScript modifier text for `i`/`m`. */
+/** Applies `(?on-off)` to `flags`; returns the JavaScript modifier text for `i`. */
 function applyFlags(flags: Flags, on: string, off: string): string {
   let js = "";
   let jsOff = "";
   for (const [list, value] of [[on, true], [off, false]] as const) {
     for (const f of list) {
-      if (f === "i" || f === "m") {
-        flags[f] = value;
+      if (f === "i") {
+        flags.i = value;
         if (value) js += f;
         else jsOff += f;
-      } else if (f === "s") flags.s = value;
+      } else if (f === "s" || f === "m") flags[f] = value;
       else if (f === "u" && value) continue;
       else throw new RegexTranslationError(`unsupported inline flag ${value ? "" : "-"}${f}`);
     }

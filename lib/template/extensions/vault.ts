@@ -58,3 +58,29 @@ export function vaultFunction(
   }
   return value;
 }
+
+const INLINE = /\$\{vault:([^#}]+)#([^}]+)\}/g;
+
+/**
+ * Replaces the inline forms `${vault:<collection>#<secret>}` (GN16; applied to the raw text
+ * before Tera renders it). Without a resolver the text is returned unchanged (AC22); with one,
+ * an unknown secret is an error.
+ *
+ * @example
+ * ```ts
+ * substituteInlineVault("Bearer ${vault:app#token}", () => "s3cr3t"); // "Bearer s3cr3t"
+ * ```
+ */
+export function substituteInlineVault(text: string, resolver: VaultResolver | undefined): string {
+  if (!resolver) return text;
+  return text.replace(INLINE, (_m, collection: string, secret: string) => {
+    const value = resolver(collection, secret);
+    if (value === undefined) {
+      throw new ExtensionError(
+        "vault",
+        `secret ${JSON.stringify(secret)} not found in collection ${JSON.stringify(collection)}`,
+      );
+    }
+    return value;
+  });
+}

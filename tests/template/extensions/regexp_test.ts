@@ -57,6 +57,15 @@ Deno.test("regexp: inline flags scoped like Rust", () => {
   assertEquals(re("ab AB", "s/a(?i)b|c/x/g"), "x AB");
 });
 
+Deno.test("regexp: ^ and $ like Rust (multi-line only breaks at \\n)", () => {
+  assertEquals(re("a\nb", "s/^/> /g"), "> a\nb");
+  assertEquals(re("a\nb", "s/^/> /gm"), "> a\n> b");
+  assertEquals(re("a\r\nb", "s/$/;/gm"), "a\r;\nb;");
+  assertEquals(re("a\u2028b", "s/^/>/gm"), ">a\u2028b");
+  assertEquals(re("ab\n", "s/b$/X/"), "ab\n"); // $ is the end of the text, not before a final \n
+  assertEquals(re("x\ny", "s/(?m)^y/Y/"), "x\nY");
+});
+
 Deno.test("regexp: empty matches advance by code point", () => {
   assertEquals(re("a😀b", "s/x*/-/g"), "-a-😀-b-");
 });

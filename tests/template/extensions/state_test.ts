@@ -1,5 +1,9 @@
 import { assertEquals, assertExtError, ext } from "./_helpers.ts";
-import { BuildCounters, vaultPlaceholder } from "../../../lib/template/extensions/mod.ts";
+import {
+  BuildCounters,
+  substituteInlineVault,
+  vaultPlaceholder,
+} from "../../../lib/template/extensions/mod.ts";
 
 Deno.test("T21 counter: zero-based, increments per call, independent per key", () => {
   const { functions } = ext({ counters: new BuildCounters() });
@@ -103,4 +107,23 @@ Deno.test("T20 now: injected clock, RFC 3339 like chrono, timestamp", () => {
   assertEquals(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/.test(local), true, local);
   assertEquals(Date.parse(local), fixed.getTime());
   assertExtError(() => functions.now({ utc: "yes" }), "now", "utc");
+});
+
+Deno.test("GN16 inline ${vault:c#s} forms are substituted before rendering", () => {
+  const resolver = (c: string, s: string) => (c === "app" ? `<${s}>` : undefined);
+  assertEquals(
+    substituteInlineVault("u=${vault:app#user}&p=${vault:app#pass}", resolver),
+    "u=<user>&p=<pass>",
+  );
+  assertEquals(
+    substituteInlineVault("no placeholders {{ x }}", resolver),
+    "no placeholders {{ x }}",
+  );
+  assertEquals(substituteInlineVault("${vault:app#token}", undefined), "${vault:app#token}");
+  assertExtError(
+    () => substituteInlineVault("${vault:other#token}", resolver),
+    "vault",
+    undefined,
+    "not found",
+  );
 });
