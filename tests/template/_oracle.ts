@@ -1,4 +1,5 @@
 /** Helpers for differential tests against the real Tera (`tera-oracle --jsonl`). */
+import { toJson } from "../../lib/template/value.ts";
 import {
   parseJsonPreservingFloats,
   TemplateEnvironment,
@@ -14,8 +15,6 @@ export interface Case {
   expect?: string | { error: true };
   file?: string;
   line?: number;
-  /** The context as plain JSON, for the oracle. */
-  rawContext?: unknown;
 }
 
 /** An oracle or engine answer. */
@@ -34,7 +33,7 @@ export function oracleRequired(): boolean {
 /** Runs cases through the oracle in one batch. */
 export async function runOracle(bin: string, cases: Case[]): Promise<Answer[]> {
   const input =
-    cases.map((c) => JSON.stringify({ template: c.template, context: c.rawContext ?? c.context }))
+    cases.map((c) => `{"template":${JSON.stringify(c.template)},"context":${toJson(c.context)}}`)
       .join("\n") + "\n";
   const cmd = new Deno.Command(bin, {
     args: ["--jsonl"],
@@ -76,17 +75,8 @@ export function loadCases(dir: string): Case[] {
     const text = Deno.readTextFileSync(`${dir}/${entry.name}`);
     text.split("\n").forEach((line, i) => {
       if (line.trim() === "") return;
-      const raw = JSON.parse(line);
       const parsed = parseJsonPreservingFloats(line) as Case;
-      cases.push(
-        {
-          ...parsed,
-          rawContext: raw.context ?? {},
-          context: parsed.context ?? {},
-          file: entry.name,
-          line: i + 1,
-        } as Case,
-      );
+      cases.push({ ...parsed, context: parsed.context ?? {}, file: entry.name, line: i + 1 });
     });
   }
   return cases;
