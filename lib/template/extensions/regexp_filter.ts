@@ -35,7 +35,7 @@ function splitUnescaped(text: string, delim: string, from: number): [string, num
   while (i < text.length) {
     const c = text[i];
     if (c === "\\" && i + 1 < text.length) {
-      out += text[i + 1] === delim && !/[\\]/.test(delim) ? `\\${delim}` : c + text[i + 1];
+      out += c + text[i + 1]; // `\<delim>` stays escaped; regex and replacement parsers unescape it
       i += 2;
       continue;
     }
@@ -129,7 +129,6 @@ export function parseSedExpression(expr: string): SedExpression {
     }
     throw e;
   }
-  // Unescape `\<delim>` in the replacement too (splitUnescaped kept the backslash).
   return { regex, replacement: parseReplacement(repl, delim), global };
 }
 
