@@ -78,8 +78,8 @@ export interface PreparedChunk {
   chunk: RuleChunk;
   /** Compiled header entries. */
   header: CompiledHeader[];
-  /** Values of the static header entries (evaluated once). */
-  staticVars: Record<string, unknown>;
+  /** Values of the static header entries (evaluated once, on first use). */
+  staticVars?: Record<string, unknown>;
   /** Scope base (params, module identity). */
   base: ScopeBase;
 }
@@ -149,20 +149,20 @@ export class RuleEnvironment {
   }
 
   /**
-   * Compiles a chunk's header and evaluates its static entries. Throws RuleError for bad
-   * headers (reserved names, missing json! files).
+   * Compiles a chunk's header. Throws RuleError for reserved names and malformed directives.
+   * Static entries (inline values, `json!` files) are evaluated on first use, so a chunk whose
+   * origin type has no resources never reads its files.
    */
   prepareChunk(source: SourceFile, chunk: RuleChunk): PreparedChunk {
-    const header = compileHeader(chunk.header);
-    const base = this.scopeBase(source);
-    const context = buildContext(base, {}, {});
-    const staticVars = evaluateHeader(
-      header,
-      context,
-      this.headerEnv(source, chunk, "header"),
-      this.#json,
-    );
-    return { source, chunk, header, staticVars, base };
+    return { source, chunk, header: compileHeader(chunk.header), base: this.scopeBase(source) };
+  }
+
+  #staticVars(prepared: PreparedChunk): Record<string, unknown> {
+    if (prepared.staticVars) return prepared.staticVars;
+    const context = buildContext(prepared.base, {}, {});
+    const env = this.headerEnv(prepared.source, prepared.chunk, "header");
+    prepared.staticVars = evaluateHeader(prepared.header, context, env, this.#json);
+    return prepared.staticVars;
   }
 
   /** The {@link HeaderEnv} of a chunk. */
@@ -170,7 +170,7 @@ export class RuleEnvironment {
     return {
       render: (s, c, key) =>
         this.render(s, c, source.displayPath, `chunk ${chunk.number}, ${what} ${key}`, key),
-      readJson: (ref) => this.readJson(ref, source, "json!"),
+      readJson: (ref, key) => this.readJson(ref, source, key),
     };
   }
 
@@ -185,7 +185,7 @@ export class RuleEnvironment {
   ): { context: Record<string, unknown>; vars: Record<string, unknown> } {
     const e: Record<string, unknown> = { ...extra };
     if (origin) e.origin_resource = resourceView(this.ctx.graph, origin);
-    const vars = { ...prepared.staticVars };
+    const vars = { ...this.#staticVars(prepared) };
     const context = buildContext(prepared.base, vars, e);
     if (prepared.header.some((h) => !h.static)) {
       evaluateHeader(

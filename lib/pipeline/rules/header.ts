@@ -100,8 +100,8 @@ export function compileHeader(entries: readonly HeaderEntry[]): CompiledHeader[]
 export interface HeaderEnv {
   /** Renders a template in `context` (throws RuleError on failure). */
   render(source: string, context: Record<string, unknown>, key: string): string;
-  /** Reads a `json!` file (throws RuleError when missing or invalid). */
-  readJson(ref: string): JsonValue;
+  /** Reads a `json!` file (throws RuleError naming `key` when missing or invalid). */
+  readJson(ref: string, key: string): JsonValue;
 }
 
 /** Caches `json!` + JMESPath results per (file, query) for one build (M4). */
@@ -112,12 +112,12 @@ export class JsonQueryCache {
   get(
     ref: string,
     query: string | undefined,
-    read: (ref: string) => JsonValue,
+    read: (ref: string, key: string) => JsonValue,
     key: string,
   ): JsonValue {
     const id = `${ref}\u0000${query ?? ""}`;
     if (this.#cache.has(id)) return this.#cache.get(id)!;
-    const data = read(ref);
+    const data = read(ref, key);
     let value = data;
     if (query !== undefined) {
       try {
@@ -132,6 +132,18 @@ export class JsonQueryCache {
     }
     this.#cache.set(id, value);
     return value;
+  }
+}
+
+/** A header failure: reported once per chunk at the header key's line. */
+export class HeaderError extends RuleError {
+  /**
+   * @param cause the underlying rule error
+   * @param dynamic whether the entry depends on the iteration (origin) context
+   */
+  constructor(cause: RuleError, readonly dynamic: boolean) {
+    super(cause.message, cause.key, cause.code, cause.template);
+    this.name = "HeaderError";
   }
 }
 
@@ -151,7 +163,15 @@ export function evaluateHeader(
   for (const h of header) {
     if (onlyDynamic && h.static) continue;
     if (!onlyDynamic && !h.static) continue;
-    const value = evaluateEntry(h, context, env, cache);
+    let value: unknown;
+    try {
+      value = evaluateEntry(h, context, env, cache);
+    } catch (e) {
+      if (e instanceof RuleError && !(e instanceof HeaderError)) {
+        throw new HeaderError(new RuleError(e.message, h.key, e.code, e.template), !h.static);
+      }
+      throw e;
+    }
     vars[h.key] = value;
     context[h.key] = value;
   }

@@ -39,6 +39,7 @@ export {
   compileHeader,
   evaluateHeader,
   type HeaderEnv,
+  HeaderError,
   type HeaderForm,
   interpretBlockOutput,
   JsonQueryCache,

@@ -2,7 +2,8 @@
  * Dotted relation paths (reference M75, M42, M44, M24): `"zone.owner"` follows relation `zone`
  * from a resource and reads `owner` on each reached resource. A segment resolves to the targets
  * of outgoing relations of that type when there are any, otherwise to the sources of incoming
- * relations from resources of that type.
+ * relations from resources of that type, and failing both to the targets of outgoing relations
+ * that point at resources of that type (same compatibility rule as the template view).
  *
  * @module
  */
@@ -24,10 +25,12 @@ import { compareStrings } from "../../graph/graph.ts";
  */
 export function followSegment(graph: Graph, resource: Resource, segment: string): Resource[] {
   const out = graph.outgoing(resource, segment).map((r) => r.target);
-  const list = out.length > 0
-    ? out
-    : graph.incoming(resource).filter((r) => r.source.type === segment).map((r) => r.source);
-  return dedupeSorted(list);
+  if (out.length > 0) return dedupeSorted(out);
+  const incoming = graph.incoming(resource).filter((r) => r.source.type === segment);
+  if (incoming.length > 0) return dedupeSorted(incoming.map((r) => r.source));
+  return dedupeSorted(
+    graph.outgoing(resource).filter((r) => r.target.type === segment).map((r) => r.target),
+  );
 }
 
 /** Resources reached by following every segment of `segments` in turn. */

@@ -36,7 +36,12 @@ export function renderRuleString(
     return renderer.render(source, context, name);
   } catch (e) {
     if (e instanceof RuleError) throw e;
-    const message = e instanceof Error ? e.message : String(e);
+    const reason = (e as { reason?: unknown })?.reason;
+    const message = typeof reason === "string"
+      ? reason
+      : e instanceof Error
+      ? e.message
+      : String(e);
     throw new RuleError(
       `template error in ${key}: ${message}`,
       key,

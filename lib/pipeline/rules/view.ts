@@ -1,7 +1,7 @@
 /**
  * The resource view given to templates (reference T12–T15): all properties, plus one lazily
  * computed field per relation — outgoing relation type → targets, incoming source type →
- * sources — each element being the related resource's view augmented with the compatibility keys
+ * sources, and (compatibility with published modules) outgoing target type → targets — each element being the related resource's view augmented with the compatibility keys
  * `node` (itself) and `properties` (edge properties incl. `relation`). Relation fields win over a
  * property of the same key; the raw property stays available as `<key>__value`. Relation lists
  * are ordered by name. Fields are built on first access, so cyclic graphs are fine.
@@ -42,7 +42,7 @@ export function resourceView(graph: Graph, resource: Resource): ResourceView {
 function buildView(graph: Graph, resource: Resource, edge: Relation | undefined): ResourceView {
   const view: ResourceView = {};
   const props = resource.properties;
-  const relKeys = relationKeys(graph, resource);
+  const relKeys = relationKeys(graph, resource, props);
   for (const key in props) {
     if (relKeys.has(key)) {
       hidden(view, key + "__value", props[key]);
@@ -76,11 +76,23 @@ function hidden(target: object, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: false, configurable: true });
 }
 
-/** Relation field keys of a resource: outgoing relation types, then incoming source types. */
-export function relationKeys(graph: Graph, resource: Resource): Set<string> {
+/**
+ * Relation field keys of a resource: outgoing relation types, incoming source types, and the
+ * target types of outgoing relations unless a property has that name (published modules read
+ * `origin_resource.provider[0]` through a `DEFINED_BY` relation to a `provider`).
+ */
+export function relationKeys(
+  graph: Graph,
+  resource: Resource,
+  properties: Readonly<Record<string, unknown>> = resource.properties,
+): Set<string> {
   const keys = new Set<string>();
   for (const r of graph.outgoing(resource)) keys.add(r.type);
   for (const r of graph.incoming(resource)) keys.add(r.source.type);
+  // Target-type keys are weaker than properties: a property of that name keeps its value.
+  for (const r of graph.outgoing(resource)) {
+    if (!keys.has(r.target.type) && !(r.target.type in properties)) keys.add(r.target.type);
+  }
   return keys;
 }
 
@@ -102,6 +114,12 @@ export function relatedVia(
     if (r.source.type === key && !seen.has(r.source.id)) {
       seen.add(r.source.id);
       out.push({ resource: r.source, edge: r });
+    }
+  }
+  for (const r of graph.outgoing(resource)) {
+    if (r.target.type === key && !seen.has(r.target.id)) {
+      seen.add(r.target.id);
+      out.push({ resource: r.target, edge: r });
     }
   }
   return out.sort((a, b) =>

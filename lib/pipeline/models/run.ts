@@ -1,0 +1,167 @@
+/**
+ * What a rule implementation needs while running one block over its origins.
+ *
+ * @module
+ */
+import type { Graph, Resource } from "../../graph/graph.ts";
+import type { RuleBlock } from "../../formats/toml.ts";
+import type { PreparedChunk, RuleEnvironment } from "../rules/environment.ts";
+import { positionOf, reportRuleError, RuleError, ruleLabel } from "../rules/errors.ts";
+import { HeaderError } from "../rules/header.ts";
+import type { GraphWriter, WriteSite } from "./writer.ts";
+import type { ConditionScope } from "../rules/conditions.ts";
+import { resourceView } from "../rules/view.ts";
+
+/** Errors reported per rule block before the rest are summarised. */
+export const MAX_ERRORS_PER_BLOCK = 5;
+
+/** Shared state of one build's model phase. */
+export interface ModelRunState {
+  /** Rule environment. */
+  env: RuleEnvironment;
+  /** Writer with change tracking. */
+  writer: GraphWriter;
+  /** Issue keys already reported (dedupe across passes). */
+  reported: Set<string>;
+  /** Errors per block label (for the per-block cap). */
+  errorsPerBlock: Map<string, number>;
+  /** Current pass (1-based). */
+  pass: number;
+}
+
+/** One block evaluation over the origins of its chunk. */
+export class BlockRun {
+  /** The graph. */
+  readonly graph: Graph;
+  /** Rule label, e.g. `chunk 1, create_resource[0]`. */
+  readonly label: string;
+
+  /**
+   * @param state model phase state
+   * @param prepared the block's chunk
+   * @param block the block
+   */
+  constructor(
+    readonly state: ModelRunState,
+    readonly prepared: PreparedChunk,
+    readonly block: RuleBlock,
+  ) {
+    this.graph = state.env.ctx.graph;
+    this.label = ruleLabel(prepared.chunk.number, block.kind, block.index);
+  }
+
+  /** File shown to users. */
+  get file(): string {
+    return this.prepared.source.displayPath;
+  }
+
+  /** Origins of the chunk, by name (or one global iteration). */
+  origins(): (Resource | undefined)[] {
+    const t = this.prepared.chunk.originType;
+    return t === undefined ? [undefined] : this.graph.resourcesOfSorted(t);
+  }
+
+  /** Template context of an iteration (header evaluated for `origin`). */
+  scope(
+    origin: Resource | undefined,
+    extra: Record<string, unknown> = {},
+  ): Record<string, unknown> {
+    return this.state.env.iterationScope(this.prepared, origin, extra).context;
+  }
+
+  /** Renders a rule string in `context`. */
+  render(source: string, context: Record<string, unknown>, key: string): string {
+    return this.state.env.render(source, context, this.file, `${this.label}.${key}`, key);
+  }
+
+  /**
+   * A condition scope whose context is built lazily (header evaluation only when a condition
+   * value is a template). `extra` adds variables (e.g. `target_resource`).
+   */
+  conditionScope(context: () => Record<string, unknown>): ConditionScope {
+    return { graph: this.graph, render: (s, key) => this.render(s, context(), key) };
+  }
+
+  /** Write site for `origin`. */
+  site(origin: Resource | undefined): WriteSite {
+    return {
+      file: this.file,
+      rule: this.label,
+      line: this.block.position.line,
+      origin: origin?.id ?? -1,
+    };
+  }
+
+  /** Lazy view of a resource. */
+  view(resource: Resource): Record<string, unknown> {
+    return resourceView(this.graph, resource);
+  }
+
+  /** Reports a failure for one origin (deduplicated across passes, capped per block). */
+  fail(error: unknown, origin?: Resource): void {
+    if (error instanceof HeaderError) {
+      // Header failures belong to the chunk, not to this block; static ones name no origin.
+      const o = error.dynamic ? origin : undefined;
+      const id = `H\u0000${this.file}\u0000${this.prepared.chunk.number}\u0000${
+        o?.id ?? -1
+      }\u0000${error.message}`;
+      if (this.state.reported.has(id)) return;
+      this.state.reported.add(id);
+      const hid = `H\u0000${this.file}\u0000${this.prepared.chunk.number}`;
+      const count = (this.state.errorsPerBlock.get(hid) ?? 0) + 1;
+      this.state.errorsPerBlock.set(hid, count);
+      if (count > MAX_ERRORS_PER_BLOCK) return;
+      reportRuleError(
+        this.state.env.ctx.issues,
+        "models",
+        { file: this.file, chunk: this.prepared.chunk },
+        error,
+        o ? { type: o.type, name: o.name } : undefined,
+      );
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const id = `${this.file}\u0000${this.label}\u0000${origin?.id ?? -1}\u0000${message}`;
+    if (this.state.reported.has(id)) return;
+    this.state.reported.add(id);
+    const blockId = `${this.file}\u0000${this.label}`;
+    const count = (this.state.errorsPerBlock.get(blockId) ?? 0) + 1;
+    this.state.errorsPerBlock.set(blockId, count);
+    const site = { file: this.file, chunk: this.prepared.chunk, block: this.block };
+    if (count <= MAX_ERRORS_PER_BLOCK) {
+      reportRuleError(
+        this.state.env.ctx.issues,
+        "models",
+        site,
+        error,
+        origin ? { type: origin.type, name: origin.name } : undefined,
+      );
+    } else if (count === MAX_ERRORS_PER_BLOCK + 1) {
+      reportRuleError(
+        this.state.env.ctx.issues,
+        "models",
+        site,
+        new RuleError(
+          `further errors of this rule are not shown (first ${MAX_ERRORS_PER_BLOCK} above)`,
+          undefined,
+          "rule_errors_truncated",
+        ),
+      );
+    }
+  }
+
+  /** Reports a warning once per build. */
+  warn(code: string, message: string, key?: string): void {
+    const id = `W\u0000${this.file}\u0000${this.label}\u0000${key ?? ""}\u0000${message}`;
+    if (this.state.reported.has(id)) return;
+    this.state.reported.add(id);
+    const pos = positionOf({ file: this.file, chunk: this.prepared.chunk, block: this.block }, key);
+    this.state.env.ctx.issues.warn(code, message, {
+      file: this.file,
+      line: pos?.line,
+      column: pos?.column,
+      rule: key ? `${this.label}.${key}` : this.label,
+      phase: "models",
+    });
+  }
+}
