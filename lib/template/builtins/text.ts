@@ -48,6 +48,25 @@ function isAlnum(c: number): boolean {
 // Tera's PYTHON_ENCODE_SET: controls, space and `"#<>?`{}:;=@[\]^|!$&'()*+,` are encoded.
 const URL_ENCODED = new Set(" \"#<>`?{}:;=@[\\]^|!$&'()*+,".split("").map((c) => c.charCodeAt(0)));
 
+const TRANSLIT: Record<string, string> = {
+  "ß": "ss",
+  "æ": "ae",
+  "Æ": "AE",
+  "ø": "o",
+  "Ø": "O",
+  "œ": "oe",
+  "Œ": "OE",
+  "đ": "d",
+  "Đ": "D",
+  "ł": "l",
+  "Ł": "L",
+  "þ": "th",
+  "Þ": "TH",
+  "ð": "d",
+  "Ð": "D",
+  "ı": "i",
+};
+
 /** `slugify`: ASCII letters/digits, everything else collapses to `-`. */
 export function slugify(s: string): string {
   let out = "";
@@ -69,7 +88,7 @@ export function slugify(s: string): string {
     if (ch.charCodeAt(0) < 128) push(ch);
     else {
       // transliteration approximated by stripping diacritics (deunicode in Tera)
-      const base = ch.normalize("NFKD").replace(/\p{M}/gu, "");
+      const base = TRANSLIT[ch] ?? ch.normalize("NFKD").replace(/\p{M}/gu, "");
       const ascii = /^[\x00-\x7f]+$/.test(base) ? base : "-";
       for (const x of ascii) push(x);
     }
