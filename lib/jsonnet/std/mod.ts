@@ -33,6 +33,7 @@ import {
 } from "./manifest.ts";
 import { mathFunctions } from "./math.ts";
 import { stringFunctions } from "./strings.ts";
+import { parseYaml } from "./yaml.ts";
 import { toStringValue } from "./to_string.ts";
 import { manifestTomlEx } from "./toml.ts";
 import { typeOf } from "./values.ts";
@@ -192,6 +193,7 @@ function table(): PureStdTable {
     }
     return manifestTomlEx(v, ind);
   });
+  add("parseYaml", ["str"], parseYaml);
   return out;
 }
 
