@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from "../json_value.ts";
 import { StdError } from "./errors.ts";
-import { checkBuiltin, typeOf } from "./values.ts";
+import { checkBuiltin, compareStrings, typeOf } from "./values.ts";
 
 /** Rejects NaN and infinite results like the reference interpreter. */
 export function checkFinite(x: number): number {
@@ -79,10 +79,10 @@ function stdNumber(name: string, what: string, v: JsonValue): number {
   return v;
 }
 
-/** Like Jsonnet's `<`, `>` on numbers but also usable with the std.clamp generic contract. */
+/** Jsonnet's `<` on two numbers or two strings (code-point order), as std.clamp uses it. */
 function less(a: JsonValue, b: JsonValue): boolean {
   if (typeof a === "number" && typeof b === "number") return a < b;
-  if (typeof a === "string" && typeof b === "string") return a < b;
+  if (typeof a === "string" && typeof b === "string") return compareStrings(a, b) < 0;
   throw new StdError(
     `Binary operator < requires matching types, got ${typeOf(a)} and ${typeOf(b)}.`,
   );

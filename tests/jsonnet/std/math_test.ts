@@ -78,3 +78,8 @@ Deno.test("char / codepoint", () => {
   fails("char", [1114112], "invalid unicode codepoint, got 1114112");
   fails("codepoint", ["ab"], "codepoint takes a string of length 1, got length 2");
 });
+
+Deno.test("clamp compares strings by code point", () => {
+  check("clamp", ["\uffff", "a", "😀"], "\uffff");
+  check("clamp", ["z", "a", "m"], "m");
+});
