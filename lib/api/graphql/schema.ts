@@ -25,7 +25,6 @@ import { compareStrings, type Graph, type Relation, type Resource } from "../../
 import { compileFilter } from "./filter.ts";
 import type { FieldScalar } from "./infer.ts";
 import { GraphQLJSON } from "./json_scalar.ts";
-import type { EdgeBudget } from "./limits.ts";
 import {
   buildSchemaModel,
   type PropertyFieldModel,
@@ -34,23 +33,52 @@ import {
 } from "./model.ts";
 import { DEFAULT_PATH_DEPTH, findPaths, listNodes } from "./paths.ts";
 
-/** Per-request context passed to every resolver by `executeGraphQL`. */
+/**
+ * Per-request context passed to every resolver by `executeGraphQL`.
+ *
+ * @example
+ * ```ts
+ * const context: GraphQLContext = { edges: { take: (n: number) => void n } };
+ * ```
+ */
 export interface GraphQLContext {
-  /** Edge counter enforcing the returned-edges limit (absent → unlimited). */
-  readonly edges?: EdgeBudget;
+  /** Edge counter enforcing the returned-edges limit (absent → unlimited); throws past it. */
+  readonly edges?: { take(count: number): void };
 }
 
-/** What a mutation generator gets to build the `Mutation` type from. */
+/**
+ * What a mutation generator gets to build the `Mutation` type from.
+ *
+ * @example
+ * ```ts
+ * const options: BuildSchemaOptions = {
+ *   mutations: (ctx: MutationBuildContext) => ({}),
+ * };
+ * ```
+ */
 export interface MutationBuildContext {
   /** The graph snapshot the schema is built for. */
   readonly graph: Graph;
-  /** The scanned model (types, fields, type-name registry for new input/result types). */
-  readonly model: SchemaModel;
-  /** Generated object type of each resource type, keyed by raw type. */
+  /** Generated object type of each resource type, keyed by raw (unsanitised) type. */
   readonly objectTypes: ReadonlyMap<string, GraphQLObjectType>;
+  /**
+   * Reserves a schema-wide type name for a new type (input objects, results); returns `name`
+   * or, when taken by a resource type or helper type, `name_<n>`.
+   */
+  claimTypeName(name: string): string;
 }
 
-/** Options of {@link buildGraphQLSchema}. */
+/**
+ * Options of {@link buildGraphQLSchema}.
+ *
+ * @example
+ * ```ts
+ * import { GraphQLString } from "graphql";
+ * const options: BuildSchemaOptions = {
+ *   mutations: () => ({ ping: { type: GraphQLString, resolve: () => "pong" } }),
+ * };
+ * ```
+ */
 export interface BuildSchemaOptions {
   /**
    * Extension point for auto-CRUD (G17–G20, a later issue): returns the fields of the `Mutation`
@@ -233,7 +261,11 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
   });
 
   let mutation: GraphQLObjectType | undefined;
-  const mutationFields = options.mutations?.({ graph, model, objectTypes });
+  const mutationFields = options.mutations?.({
+    graph,
+    objectTypes,
+    claimTypeName: (name) => model.typeNames.claim(name),
+  });
   if (mutationFields && Object.keys(mutationFields).length > 0) {
     mutation = new GraphQLObjectType({ name: "Mutation", fields: mutationFields });
   }
