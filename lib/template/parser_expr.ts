@@ -7,7 +7,7 @@
  */
 
 import { type Expr, type ExprVal, type FnCall, mkExpr } from "./ast.ts";
-import { Cursor, FAIL, type R } from "./lexer.ts";
+import { type Cursor, FAIL, type R } from "./lexer.ts";
 import { SyntaxFailure } from "./errors.ts";
 
 const MATH_PREC: Record<string, number> = { "+": 1, "-": 1, "*": 2, "/": 2, "%": 2 };

@@ -2,7 +2,7 @@
 import { toJson } from "../../lib/template/value.ts";
 import {
   parseJsonPreservingFloats,
-  TemplateEnvironment,
+  type TemplateEnvironment,
   TemplateError,
 } from "../../lib/template/mod.ts";
 

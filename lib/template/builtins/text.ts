@@ -89,7 +89,7 @@ export function slugify(s: string): string {
     else {
       // transliteration approximated by stripping diacritics (deunicode in Tera)
       const base = TRANSLIT[ch] ?? ch.normalize("NFKD").replace(/\p{M}/gu, "");
-      const ascii = /^[\x00-\x7f]+$/.test(base) ? base : "-";
+      const ascii = [...base].every((x) => x.charCodeAt(0) < 128) ? base : "-";
       for (const x of ascii) push(x);
     }
   }
