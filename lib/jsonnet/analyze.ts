@@ -22,7 +22,7 @@ function fail(loc: Loc, msg: string): never {
 function declare(names: { name: string; loc: Loc }[], parent: Scope, what: string): Scope {
   const set = new Set<string>();
   for (const { name, loc } of names) {
-    if (set.has(name)) fail(loc, `Duplicate ${what}: ${name}`);
+    if (set.has(name)) fail(loc, `duplicate ${what}: ${name}`);
     set.add(name);
   }
   return new Scope(set, parent);
@@ -117,7 +117,11 @@ function visit(n: Node, scope: Scope): void {
       if (n.else) visit(n.else, scope);
       return;
     case "func": {
-      const s = declare(n.params.map((p) => ({ name: p.name, loc: n.loc })), scope, "parameter");
+      const s = declare(
+        n.params.map((p) => ({ name: p.name, loc: n.loc })),
+        scope,
+        "function parameter",
+      );
       for (const p of n.params) if (p.def) visit(p.def, s);
       visit(n.body, s);
       return;

@@ -103,6 +103,7 @@ export type Node =
 
 /** Formats a location like the reference binary: `file:1:2-5` or `file:(1:2)-(3:4)`. */
 export function formatLoc(loc: Loc): string {
+  if (loc.line === 0) return loc.file;
   if (loc.line === loc.endLine) {
     return loc.endCol > loc.col + 1
       ? `${loc.file}:${loc.line}:${loc.col}-${loc.endCol}`

@@ -103,7 +103,7 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     fn: (ev: Evaluator, [sz, f], loc) => {
       const n = numArg(ev, sz, "makeArray", loc);
       if (!Number.isInteger(n) || n < 0) {
-        ev.error(loc, `std.makeArray requires a non-negative integer, got ${n}`);
+        ev.error(loc, `makeArray requires size >= 0, got ${n}`);
       }
       const fn = func(ev, f, "makeArray", loc);
       const out: Thunk[] = [];
@@ -360,7 +360,7 @@ export const arrayBuiltins: Record<string, AnyNative> = {
         for (const x of xs) {
           if (x === null) continue;
           if (typeof x !== "string") {
-            ev.error(loc, `join expected string but arr contained ${typeName(x)}`);
+            ev.error(loc, `expected string but arr[${xs.indexOf(x)}] was ${typeName(x)}`);
           }
           parts.push(x);
         }
@@ -447,7 +447,7 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     params: ["a", "b"],
     fn: (ev: Evaluator, [a, b], loc) => {
       if (typeof a === "number" && typeof b === "number") {
-        if (b === 0) ev.error(loc, "Division by zero.");
+        if (b === 0) ev.error(loc, "division by zero.");
         return a % b;
       }
       if (typeof a === "string") {

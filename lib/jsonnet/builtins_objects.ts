@@ -170,7 +170,7 @@ export const objectBuiltins: Record<string, AnyNative> = {
     fn: (ev: Evaluator, [x], loc) => {
       const name = strArg(ev, x, "extVar", loc);
       const v = ev.host.extVar(name);
-      if (v === undefined) ev.error(loc, `Undefined external variable: ${name}`);
+      if (v === undefined) ev.error(loc, `undefined external variable: ${name}`);
       return v;
     },
   },

@@ -157,19 +157,19 @@ export class Evaluator {
         const self = env.self!;
         const name = this.eval(n.index, env);
         if (typeof name !== "string") {
-          this.error(n.loc, `Super index must be string, got ${typeName(name)}.`);
+          this.error(n.loc, `super index must be string, got ${typeName(name)}.`);
         }
         if (env.superIdx === 0) {
-          this.error(n.loc, "Attempt to use super when there is no super class.");
+          this.error(n.loc, "attempt to use super when there is no super class.");
         }
         const v = lookupField(this, self, name, env.superIdx - 1, n.loc);
-        if (v === undefined) this.error(n.loc, `Field does not exist: ${name}`);
+        if (v === undefined) this.error(n.loc, `field does not exist: ${name}`);
         return v;
       }
       case "insuper": {
         const name = this.eval(n.key, env);
         if (typeof name !== "string") {
-          this.error(n.loc, `Field name must be string, got ${typeName(name)}.`);
+          this.error(n.loc, `field name must be string, got ${typeName(name)}.`);
         }
         return env.superIdx > 0 && hasField(env.self!, name, env.superIdx - 1, true);
       }
@@ -185,7 +185,7 @@ export class Evaluator {
       case "apply": {
         const fn = this.eval(n.fn, env);
         if (!(fn instanceof VFunc)) {
-          this.error(n.loc, `Unexpected type ${typeName(fn)}, expected function`);
+          this.error(n.loc, `only functions can be called, got ${typeName(fn)}`);
         }
         const args = n.args.map((a) => this.thunk(a, env));
         const named = n.named.map(([k, a]): [string, Thunk] => [k, this.thunk(a, env)]);
@@ -204,7 +204,7 @@ export class Evaluator {
       case "if": {
         const c = this.eval(n.cond, env);
         if (typeof c !== "boolean") {
-          this.error(n.cond.loc, `Condition must be boolean, got ${typeName(c)}.`);
+          this.error(n.cond.loc, `condition must be boolean, got ${typeName(c)}.`);
         }
         if (c) return this.eval(n.then, env);
         return n.else ? this.eval(n.else, env) : null;
@@ -236,7 +236,7 @@ export class Evaluator {
   ): void {
     const c = this.eval(cond, env);
     if (typeof c !== "boolean") {
-      this.error(cond.loc, `Assertion condition must be boolean, got ${typeName(c)}.`);
+      this.error(cond.loc, `condition must be boolean, got ${typeName(c)}.`);
     }
     if (!c) {
       if (!msg) this.error(loc, dflt);
@@ -252,7 +252,7 @@ export class Evaluator {
     if (s.k === "if") {
       const c = this.eval(s.cond, env);
       if (typeof c !== "boolean") {
-        this.error(s.loc, `Condition must be boolean, got ${typeName(c)}.`);
+        this.error(s.loc, `condition must be boolean, got ${typeName(c)}.`);
       }
       if (c) this.comprehension(specs, i + 1, env, emit);
       return;
@@ -282,13 +282,13 @@ export class Evaluator {
   private invoke(fn: VFunc, args: Thunk[], named: [string, Thunk][], loc: Loc): Value | TailCall {
     const params = fn.params;
     if (args.length > params.length) {
-      this.error(loc, `Too many args, function has ${params.length} parameter(s)`);
+      this.error(loc, `too many args, function has ${params.length} parameter(s)`);
     }
     const bound: (Thunk | undefined)[] = args.slice();
     for (const [name, t] of named) {
       const i = params.findIndex((p) => p.name === name);
-      if (i < 0) this.error(loc, `Function has no parameter ${name}`);
-      if (bound[i]) this.error(loc, `Argument ${name} already provided`);
+      if (i < 0) this.error(loc, `function has no parameter ${name}`);
+      if (bound[i]) this.error(loc, `binding parameter a second time: ${name}`);
       bound[i] = t;
     }
     if (fn.native) {
@@ -297,7 +297,9 @@ export class Evaluator {
         let t = bound[i];
         if (!t) {
           const d = fn.nativeDefaults[i];
-          if (d === undefined) this.error(loc, `Missing argument: ${params[i].name}`);
+          if (d === undefined) {
+            this.error(loc, `function parameter ${params[i].name} not bound in call.`);
+          }
           t = Thunk.of(d);
         }
         full.push(t);
@@ -314,7 +316,7 @@ export class Evaluator {
       const t = bound[i];
       if (t) env.set(params[i].name, t);
       else if (params[i].def) env.set(params[i].name, this.thunk(params[i].def!, env));
-      else this.error(loc, `Missing argument: ${params[i].name}`);
+      else this.error(loc, `function parameter ${params[i].name} not bound in call.`);
     }
     return this.evalTail(fn.body!, env);
   }
@@ -331,7 +333,7 @@ export class Evaluator {
           if (++this.steps >= this.nextCheck) this.budget(n.loc);
           const c = this.eval(n.cond, env);
           if (typeof c !== "boolean") {
-            this.error(n.cond.loc, `Condition must be boolean, got ${typeName(c)}.`);
+            this.error(n.cond.loc, `condition must be boolean, got ${typeName(c)}.`);
           }
           if (c) n = n.then;
           else if (n.else) n = n.else;
@@ -343,7 +345,7 @@ export class Evaluator {
           if (++this.steps >= this.nextCheck) this.budget(n.loc);
           const fn = this.eval(n.fn, env);
           if (!(fn instanceof VFunc)) {
-            this.error(n.loc, `Unexpected type ${typeName(fn)}, expected function`);
+            this.error(n.loc, `only functions can be called, got ${typeName(fn)}`);
           }
           const args = n.args.map((a) => Thunk.of(this.eval(a, env)));
           const named = n.named.map(([k, a]): [string, Thunk] => [k, Thunk.of(this.eval(a, env))]);

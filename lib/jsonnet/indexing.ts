@@ -14,27 +14,29 @@ import { type Value, VArray, VObject } from "./values.ts";
 export function indexValue(ev: Evaluator, target: Value, idx: Value, loc: Loc): Value {
   if (target instanceof VObject) {
     if (typeof idx !== "string") {
-      ev.error(loc, `Object index must be string, got ${typeName(idx)}.`);
+      ev.error(loc, `object index must be string, got ${typeName(idx)}.`);
     }
     return getField(ev, target, idx, loc);
   }
   if (target instanceof VArray) {
-    if (typeof idx !== "number") ev.error(loc, `Array index must be number, got ${typeName(idx)}.`);
-    if (!Number.isInteger(idx)) ev.error(loc, `Array index must be an integer, got ${idx}.`);
+    if (typeof idx !== "number") {
+      ev.error(loc, `attempted index an array with ${typeName(idx)} ${JSON.stringify(idx)}.`);
+    }
+    if (!Number.isInteger(idx)) ev.error(loc, `array index was not integer: ${idx}`);
     const n = target.elems.length;
-    if (idx < 0 || idx >= n) ev.error(loc, `Index ${idx} out of bounds, not within [0, ${n})`);
+    if (idx < 0 || idx >= n) ev.error(loc, `array bounds error: ${idx} not within [0, ${n})`);
     return target.elems[idx].force();
   }
   if (typeof target === "string") {
     if (typeof idx !== "number") {
-      ev.error(loc, `String index must be a number, got ${typeName(idx)}.`);
+      ev.error(loc, `string index must be a number, got ${typeName(idx)}.`);
     }
-    if (!Number.isInteger(idx)) ev.error(loc, `String index must be an integer, got ${idx}.`);
+    if (!Number.isInteger(idx)) ev.error(loc, `string index was not integer: ${idx}`);
     const n = cpLength(target);
-    if (idx < 0 || idx >= n) ev.error(loc, `Index ${idx} out of bounds, not within [0, ${n})`);
+    if (idx < 0 || idx >= n) ev.error(loc, `string bounds error: ${idx} not within [0, ${n})`);
     return n === target.length ? target[idx] : codePoints(target)[idx];
   }
-  ev.error(loc, `Unexpected type ${typeName(target)}, expected array, object or string`);
+  ev.error(loc, `can only index objects, strings, and arrays, got ${typeName(target)}.`);
 }
 
 /** `target[start:end:step]` with the semantics of `std.slice` (no negative values). */

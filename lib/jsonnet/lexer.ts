@@ -159,7 +159,7 @@ export function lex(src: string, file: string): Token[] {
       i += 2;
       let out = "";
       while (true) {
-        if (i >= n) fail("Unterminated string");
+        if (i >= n) fail("unterminated string");
         if (src[i] === q) {
           if (src[i + 1] === q) {
             out += q;
@@ -207,7 +207,7 @@ export function lex(src: string, file: string): Token[] {
     i++;
     let out = "";
     while (true) {
-      if (i >= n) fail("Unterminated string");
+      if (i >= n) fail("unterminated string");
       const ch = src[i];
       if (ch === q) {
         i++;
@@ -270,7 +270,7 @@ export function lex(src: string, file: string): Token[] {
       i++;
     }
     while (i < n && (src[i] === " " || src[i] === "\t" || src[i] === "\r")) i++;
-    if (src[i] !== "\n") fail("Text block syntax requires new line after |||.");
+    if (src[i] !== "\n") fail("text block syntax requires new line after |||.");
     i++;
     line++;
     lineStart = i;
@@ -284,7 +284,7 @@ export function lex(src: string, file: string): Token[] {
     }
     let ws = 0;
     while (src[i + ws] === " " || src[i + ws] === "\t") ws++;
-    if (ws === 0) fail("Text block's first line must start with whitespace.");
+    if (ws === 0) fail("text block's first line must start with whitespace.");
     const prefix = src.slice(i, i + ws);
     while (true) {
       if (src.startsWith(prefix, i)) {

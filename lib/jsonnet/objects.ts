@@ -18,7 +18,7 @@ function fieldName(ev: Evaluator, n: Node, env: Env, loc: Loc): string | null {
   if (n.k === "lit" && typeof n.v === "string") return n.v;
   const v = ev.eval(n, env);
   if (v === null) return null;
-  if (typeof v !== "string") ev.error(loc, `Field name must be string, got ${typeName(v)}`);
+  if (typeof v !== "string") ev.error(loc, `field name must be string, got ${typeName(v)}`);
   return v;
 }
 
@@ -28,7 +28,7 @@ export function makeObject(ev: Evaluator, n: ObjNode, env: Env): VObject {
   for (const f of n.fields) {
     const name = fieldName(ev, f.name, env, f.name.loc);
     if (name === null) continue;
-    if (fields.has(name)) ev.error(f.loc, `Duplicate field name: "${name}"`);
+    if (fields.has(name)) ev.error(n.loc, `duplicate field name: "${name}"`);
     fields.set(name, { hide: f.hide, plus: f.plus, expr: f.value, loc: f.loc });
   }
   return new VObject([{ fields, asserts: n.asserts, locals: n.locals, env, dollar: n.dollar }]);
@@ -41,7 +41,7 @@ export function makeObjectComprehension(ev: Evaluator, n: CompNode, env: Env): V
   ev.comprehension(n.specs, 0, env, (e) => {
     const name = fieldName(ev, f.name, e, f.name.loc);
     if (name === null) return;
-    if (fields.has(name)) ev.error(f.loc, `Duplicate field name: "${name}"`);
+    if (fields.has(name)) ev.error(n.loc, `duplicate field name: "${name}"`);
     fields.set(name, { hide: f.hide, plus: f.plus, expr: f.value, env: e, loc: f.loc });
   });
   return new VObject([{ fields, asserts: [], locals: n.locals, env, dollar: n.dollar }]);
@@ -165,6 +165,6 @@ export function checkAsserts(ev: Evaluator, o: VObject, loc: Loc): void {
 export function getField(ev: Evaluator, o: VObject, name: string, loc: Loc): Value {
   ev.checkAsserts(o, loc);
   const v = lookupField(ev, o, name, o.layers.length - 1, loc);
-  if (v === undefined) ev.error(loc, `Field does not exist: ${name}`);
+  if (v === undefined) ev.error(loc, `field does not exist: ${name}`);
   return v;
 }

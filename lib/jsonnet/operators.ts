@@ -14,7 +14,7 @@ import { callStd } from "./std_bridge.ts";
 type BinNode = Extract<Node, { k: "bin" }>;
 
 function num(ev: Evaluator, v: number, loc: Loc): number {
-  if (!Number.isFinite(v)) ev.error(loc, Number.isNaN(v) ? "Not a number" : "Overflow");
+  if (!Number.isFinite(v)) ev.error(loc, Number.isNaN(v) ? "not a number" : "overflow");
   return v;
 }
 
@@ -33,9 +33,10 @@ export function plusValues(ev: Evaluator, a: Value, b: Value, loc: Loc): Value {
   }
   if (a instanceof VArray && b instanceof VArray) return new VArray(a.elems.concat(b.elems));
   if (a instanceof VObject && b instanceof VObject) return extendObject(a, b);
+  if (a === null && b === null) ev.error(loc, "binary operator + does not operate on null.");
   ev.error(
     loc,
-    `Binary operator + requires matching types, got ${typeName(a)} and ${typeName(b)}.`,
+    `binary operator + requires matching types, got ${typeName(a)} and ${typeName(b)}.`,
   );
 }
 
@@ -80,10 +81,10 @@ export function compare(ev: Evaluator, a: Value, b: Value, loc: Loc): number {
   if (typeName(a) !== typeName(b)) {
     ev.error(
       loc,
-      `Binary operator < requires matching types, got ${typeName(a)} and ${typeName(b)}.`,
+      `binary operator < requires matching types, got ${typeName(a)} and ${typeName(b)}.`,
     );
   }
-  ev.error(loc, `Values of type ${typeName(a)} are not comparable.`);
+  ev.error(loc, `binary operator < does not operate on ${typeName(a)}s.`);
 }
 
 /** Evaluates a binary operator node (short-circuiting `&&` and `||`). */
@@ -93,12 +94,18 @@ export function binary(ev: Evaluator, n: BinNode, env: Env): Value {
   if (op === "&&" || op === "||") {
     const a = ev.eval(n.l, env);
     if (typeof a !== "boolean") {
-      ev.error(loc, `Binary operator ${op} requires boolean, got ${typeName(a)}.`);
+      ev.error(
+        loc,
+        `binary operator ${op} requires matching types, got ${typeName(a)} and boolean.`,
+      );
     }
     if (op === "&&" ? !a : a) return a;
     const b = ev.eval(n.r, env);
     if (typeof b !== "boolean") {
-      ev.error(loc, `Binary operator ${op} requires boolean, got ${typeName(b)}.`);
+      ev.error(
+        loc,
+        `binary operator ${op} requires matching types, got boolean and ${typeName(b)}.`,
+      );
     }
     return b;
   }
@@ -120,21 +127,35 @@ export function binary(ev: Evaluator, n: BinNode, env: Env): Value {
     case ">=":
       return compare(ev, a, b, loc) >= 0;
     case "in":
-      if (typeof a !== "string") ev.error(loc, `Field name must be string, got ${typeName(a)}.`);
+      if (typeof a !== "string") {
+        ev.error(
+          loc,
+          `the left hand side of the 'in' operator should be a string, got ${typeName(a)}`,
+        );
+      }
       if (!(b instanceof VObject)) {
-        ev.error(loc, `Expected object on the right of in, got ${typeName(b)}.`);
+        ev.error(
+          loc,
+          `the right hand side of the 'in' operator should be an object, got ${typeName(b)}`,
+        );
       }
       return hasField(b, a, b.layers.length - 1, true);
     case "%":
       if (typeof a === "string") return callStd(ev, "format", [Thunk.of(a), Thunk.of(b)], loc);
       if (typeof a === "number" && typeof b === "number") {
-        if (b === 0) ev.error(loc, "Division by zero.");
+        if (b === 0) ev.error(loc, "division by zero.");
         return num(ev, a % b, loc);
       }
       ev.error(loc, `Operator % cannot be used on types ${typeName(a)} and ${typeName(b)}.`);
   }
   if (typeof a !== "number" || typeof b !== "number") {
-    ev.error(loc, `Binary operator ${op} requires numbers, got ${typeName(a)} and ${typeName(b)}.`);
+    if (typeName(a) === typeName(b)) {
+      ev.error(loc, `binary operator ${op} does not operate on ${typeName(a)}s.`);
+    }
+    ev.error(
+      loc,
+      `binary operator ${op} requires matching types, got ${typeName(a)} and ${typeName(b)}.`,
+    );
   }
   switch (op) {
     case "-":
@@ -142,13 +163,13 @@ export function binary(ev: Evaluator, n: BinNode, env: Env): Value {
     case "*":
       return num(ev, a * b, loc);
     case "/":
-      if (b === 0) ev.error(loc, "Division by zero.");
+      if (b === 0) ev.error(loc, "division by zero.");
       return num(ev, a / b, loc);
     case "<<":
     case ">>": {
       const x = toInt64(ev, a, loc);
       const s = toInt64(ev, b, loc);
-      if (s < 0n) ev.error(loc, "Shift by negative exponent.");
+      if (s < 0n) ev.error(loc, "shift by negative exponent.");
       const sh = s & 63n;
       return Number(op === "<<" ? BigInt.asIntN(64, x << sh) : x >> sh);
     }
@@ -166,12 +187,12 @@ export function binary(ev: Evaluator, n: BinNode, env: Env): Value {
 export function unary(ev: Evaluator, op: string, v: Value, loc: Loc): Value {
   if (op === "!") {
     if (typeof v !== "boolean") {
-      ev.error(loc, `Unary operator ! does not operate on type ${typeName(v)}`);
+      ev.error(loc, `unary operator ! does not operate on ${typeName(v)}s.`);
     }
     return !v;
   }
   if (typeof v !== "number") {
-    ev.error(loc, `Unary operator ${op} does not operate on type ${typeName(v)}`);
+    ev.error(loc, `unary operator ${op} does not operate on type ${typeName(v)}`);
   }
   if (op === "-") return -v;
   if (op === "+") return v;

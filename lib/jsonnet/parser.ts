@@ -57,7 +57,7 @@ class Parser {
   program(): Node {
     const e = this.expr();
     const t = this.peek();
-    if (t.kind !== "eof") this.fail(t, `Did not expect: ${describe(t)}`);
+    if (t.kind !== "eof") this.fail(t, `did not expect: ${describe(t)}`);
     return e;
   }
 
@@ -86,7 +86,7 @@ class Parser {
   private expect(kind: Token["kind"], value?: string): Token {
     const t = this.peek();
     if (t.kind !== kind || (value !== undefined && t.value !== value)) {
-      this.fail(t, `Expected token ${value ?? kind} but got ${describe(t)}`);
+      this.fail(t, `expected token ${value ?? kind} but got ${describe(t)}`);
     }
     return this.next();
   }
@@ -132,7 +132,7 @@ class Parser {
         case "importbin": {
           this.next();
           const s = this.peek();
-          if (s.kind !== "str") this.fail(s, "Computed imports are not allowed.");
+          if (s.kind !== "str") this.fail(s, "computed imports are not allowed.");
           this.next();
           return { k: "import", kind: t.value, path: s.value, loc: span(t.loc, s.loc) };
         }
@@ -422,7 +422,7 @@ class Parser {
     const loc = span(open.loc, close.loc);
     if (specs) {
       if (fields.length !== 1 || asserts.length) {
-        this.fail(close, "Object comprehension can only have one field.");
+        this.fail(close, "object comprehension can only have one field.");
       }
       if (fields[0].name.k === "lit" && !fields[0].dyn) {
         this.fail(close, "Object comprehensions can only have [e] fields.");
@@ -433,7 +433,7 @@ class Parser {
     for (const f of fields) {
       if (f.name.k === "lit" && !f.dyn) {
         const nm = String(f.name.v);
-        if (seen.has(nm)) throw new JsonnetError("STATIC ERROR", `Duplicate field: ${nm}`, f.loc);
+        if (seen.has(nm)) throw new JsonnetError("STATIC ERROR", `duplicate field: ${nm}`, f.loc);
         seen.add(nm);
       }
     }

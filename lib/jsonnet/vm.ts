@@ -63,7 +63,7 @@ export function compile(source: string, filename: string): Node {
   return ast;
 }
 
-const TOP: Loc = { file: "<top-level>", line: 1, col: 1, endLine: 1, endCol: 1 };
+const TOP: Loc = { file: "During manifestation", line: 0, col: 0, endLine: 0, endCol: 0 };
 
 /** A reusable interpreter configuration. Each evaluate call is independent. */
 export class JsonnetVM {

@@ -1,0 +1,1 @@
+assert 'yes'; 1

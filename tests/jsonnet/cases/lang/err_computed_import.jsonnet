@@ -1,0 +1,1 @@
+local p = 'x'; import p

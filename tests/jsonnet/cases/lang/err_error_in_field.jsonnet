@@ -1,0 +1,1 @@
+{ a: error 'field boom' }

@@ -1,0 +1,1 @@
+error 'custom failure'

@@ -1,0 +1,1 @@
+std.filter(function(x) x, [1])

@@ -1,0 +1,1 @@
+import 'does_not_exist.libsonnet'

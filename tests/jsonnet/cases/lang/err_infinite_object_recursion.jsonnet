@@ -1,0 +1,1 @@
+{ a: self.b, b: self.a }

@@ -1,0 +1,1 @@
+local a = [1, error 'boom']; a[1]

@@ -1,0 +1,1 @@
+std.makeArray(-1, function(i) i)

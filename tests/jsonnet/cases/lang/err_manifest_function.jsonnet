@@ -1,0 +1,1 @@
+{ f: function(x) x }

@@ -1,0 +1,1 @@
+local f(a, b) = a; f(1)

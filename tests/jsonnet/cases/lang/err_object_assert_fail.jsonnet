@@ -1,0 +1,1 @@
+{ assert self.a > 10 : 'a too small', a: 1 }

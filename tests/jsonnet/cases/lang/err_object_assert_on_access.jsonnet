@@ -1,0 +1,1 @@
+local o = { assert self.x > 0, x: -1 }; o.x

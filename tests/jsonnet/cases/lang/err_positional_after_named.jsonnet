@@ -1,0 +1,1 @@
+local f(a, b) = a; f(a=1, 2)

@@ -1,0 +1,1 @@
+std.length(5)

@@ -1,0 +1,1 @@
+std.noSuchFunction(1)

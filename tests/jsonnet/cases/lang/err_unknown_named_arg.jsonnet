@@ -1,0 +1,1 @@
+local f(a) = a; f(b=1)

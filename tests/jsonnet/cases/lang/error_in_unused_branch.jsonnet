@@ -1,0 +1,1 @@
+if true then 'fine' else error 'never'

@@ -1,0 +1,1 @@
+[std.extVar('a'), std.extVar('b'), std.extVar('c').k]

@@ -1,0 +1,1 @@
+(function(x, y=2) x * y)(21)

@@ -1,0 +1,1 @@
+std.length(function(a, b, c) a)

@@ -1,0 +1,1 @@
+[if false then 1, if true then 2]

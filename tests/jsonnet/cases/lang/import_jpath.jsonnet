@@ -1,0 +1,1 @@
+(import 'jlib.libsonnet').name

@@ -1,0 +1,1 @@
+(import 'lib/conf.json').items[1]

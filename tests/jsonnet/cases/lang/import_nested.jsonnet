@@ -1,0 +1,1 @@
+(import 'lib/outer.libsonnet').result

@@ -1,0 +1,1 @@
+local lib = import 'lib/helper.libsonnet'; { g: lib.greet('x'), v: lib.version }

@@ -1,0 +1,1 @@
+local a = import 'lib/helper.libsonnet'; local b = import 'lib/helper.libsonnet'; a == b

@@ -1,0 +1,1 @@
+importbin 'lib/data.txt'

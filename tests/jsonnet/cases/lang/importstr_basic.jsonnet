@@ -1,0 +1,1 @@
+importstr 'lib/data.txt'

@@ -1,0 +1,4 @@
+{
+  greet(name):: 'hello ' + name,
+  version: 3,
+}

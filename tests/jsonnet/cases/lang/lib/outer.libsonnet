@@ -1,0 +1,2 @@
+local inner = import 'inner.libsonnet';
+{ result: inner.value * 2 }

@@ -1,0 +1,1 @@
+local boom = error 'never'; local ok = 5; ok

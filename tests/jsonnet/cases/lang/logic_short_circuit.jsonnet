@@ -1,0 +1,1 @@
+[true || error 'no', false && error 'no', true && true, false || false]

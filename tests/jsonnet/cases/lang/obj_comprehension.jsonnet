@@ -1,0 +1,1 @@
+{ [k]: std.length(k) for k in ['a', 'bb', 'ccc'] }

@@ -1,0 +1,1 @@
+{ local sq = x * x, ['n' + x]: sq for x in [2, 3] }

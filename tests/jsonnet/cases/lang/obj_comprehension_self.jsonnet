@@ -1,0 +1,1 @@
+{ [k]: self.base + k for k in ['a', 'b'] } + { base:: 'p-' }

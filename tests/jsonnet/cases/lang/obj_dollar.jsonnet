@@ -1,0 +1,1 @@
+{ v: 'root', nested: { deeper: { r: $.v } } }

@@ -1,0 +1,1 @@
+{ a: 1 } + { has_a: 'a' in super, has_z: 'z' in super }

@@ -1,0 +1,1 @@
+local x = 'outer'; { local x = 'obj', a: x } + { b: x }

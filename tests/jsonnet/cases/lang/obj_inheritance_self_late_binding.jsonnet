@@ -1,0 +1,1 @@
+local base = { name: 'base', greet: 'hello ' + self.name }; base + { name: 'derived' }

@@ -1,0 +1,1 @@
+{ a: 1, b:: error 'hidden never forced' }

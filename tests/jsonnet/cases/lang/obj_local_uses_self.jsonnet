@@ -1,0 +1,1 @@
+{ local d = self.n * 2, n: 5, doubled: d } + { n: 50 }

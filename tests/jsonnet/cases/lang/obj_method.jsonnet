@@ -1,0 +1,1 @@
+{ greet(name, punct='!'):: 'hi ' + name + punct, out: self.greet('x'), out2: self.greet('y', '?') }

@@ -1,0 +1,1 @@
+{ outer: { inner: self.v, v: 'inner-v' }, v: 'outer-v' }

@@ -1,0 +1,1 @@
+local b = { f(x):: x, r: self.f(2) }; b + { f(x):: super.f(x) * 100 }

@@ -1,0 +1,1 @@
+{ x: 1 } + { x: super.x * 2 } + { x: super.x + 3 }

@@ -1,0 +1,1 @@
+std.extVar('cfg').n * 2

@@ -1,0 +1,1 @@
+std.flattenArrays([[1, 2], [], [3, [4]]])

@@ -1,0 +1,1 @@
+std.makeArray(5, function(i) i * i)

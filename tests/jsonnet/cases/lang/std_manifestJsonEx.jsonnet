@@ -1,0 +1,1 @@
+std.manifestJsonEx({ a: [1, 2, { b: {} }], c: 'x', d: [] }, '  ')

@@ -1,0 +1,1 @@
+std.manifestJsonEx({ b: [1, { c: true }], a: null }, '', '', ':')

@@ -1,0 +1,1 @@
+std.mapWithIndex(function(i, x) [i, x], ['a', 'b'])

@@ -1,0 +1,1 @@
+std.mapWithKey(function(k, v) k + '=' + v, { a: '1', b: '2', h:: 'hidden' })

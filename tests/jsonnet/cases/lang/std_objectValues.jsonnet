@@ -1,0 +1,1 @@
+local o = { b: 1, a: 2, h:: 3 }; [std.objectValues(o), std.objectValuesAll(o)]

@@ -1,0 +1,1 @@
+std.join('', std.reverse(std.stringChars('abc')))

@@ -1,0 +1,1 @@
+local std = { length(x):: 42 }; std.length([1])

@@ -1,0 +1,1 @@
+std.length(std.thisFile) > 0

@@ -1,0 +1,1 @@
+local s = 'abc'; [s[0], s[2], std.length(s)]

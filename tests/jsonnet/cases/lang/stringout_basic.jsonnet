@@ -1,0 +1,1 @@
+'line1\nline2'

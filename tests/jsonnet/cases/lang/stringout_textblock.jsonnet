@@ -1,0 +1,4 @@
+|||
+  [section]
+  key = value
+|||

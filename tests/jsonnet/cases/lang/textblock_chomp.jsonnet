@@ -1,0 +1,3 @@
+|||-
+  no trailing newline
+|||

@@ -1,0 +1,1 @@
+function(cfg, name='n') { name: name, v: cfg.v + 1 }

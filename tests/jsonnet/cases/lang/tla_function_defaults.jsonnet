@@ -1,0 +1,1 @@
+function(a='x', b=2) { a: a, b: b }

@@ -1,0 +1,1 @@
+function(s, c) [s, c]
