@@ -37,6 +37,10 @@ export interface RelationFieldModel {
   readonly propertiesTypeName: string;
   /** Name of the union of node types (only used when `nodeTypes` has several entries). */
   readonly unionTypeName: string;
+  /** True when outgoing relations of type `raw` exist on this resource type. */
+  readonly outgoing: boolean;
+  /** True when incoming relations from resources of type `raw` exist. */
+  readonly incoming: boolean;
 }
 
 /** Everything needed to generate the object type of one resource type. */
@@ -83,6 +87,8 @@ export const GLOBAL_FIELD_NAMES: readonly string[] = [
 interface RelationScan {
   nodeTypes: Set<string>;
   props: KindCollector;
+  outgoing: boolean;
+  incoming: boolean;
 }
 
 /** Scans the graph once and names everything. */
@@ -106,16 +112,28 @@ export function buildSchemaModel(graph: Graph): SchemaModel {
     let byRaw = relationScans.get(type);
     if (!byRaw) relationScans.set(type, byRaw = new Map());
     let scan = byRaw.get(raw);
-    if (!scan) byRaw.set(raw, scan = { nodeTypes: new Set(), props: new KindCollector() });
+    if (!scan) {
+      byRaw.set(
+        raw,
+        scan = {
+          nodeTypes: new Set(),
+          props: new KindCollector(),
+          outgoing: false,
+          incoming: false,
+        },
+      );
+    }
     return scan;
   };
   for (const relation of graph.relations()) {
     relationTypes.add(relation.type);
     const out = scanFor(relation.source.type, relation.type);
     out.nodeTypes.add(relation.target.type);
+    out.outgoing = true;
     edgePropertyCount += out.props.add(relation.properties);
     const back = scanFor(relation.target.type, relation.source.type);
     back.nodeTypes.add(relation.source.type);
+    back.incoming = true;
     back.props.add(relation.properties);
   }
 
@@ -142,6 +160,8 @@ export function buildSchemaModel(graph: Graph): SchemaModel {
         edgeTypeName: typeNames.claim(`${prefix}_edge`),
         propertiesTypeName: typeNames.claim(`${prefix}_properties`),
         unionTypeName: scan.nodeTypes.size > 1 ? typeNames.claim(`${prefix}_target`) : "",
+        outgoing: scan.outgoing,
+        incoming: scan.incoming,
       };
     });
     const properties: PropertyFieldModel[] = [];

@@ -213,8 +213,7 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
     const raw = rel.raw;
     return {
       type: nonNullList(edgeType),
-      description: `Relations \`${raw}\` leaving this resource and relations arriving from ` +
-        `resources of type \`${raw}\`, ordered by node type then name.`,
+      description: relationDescription(rel),
       resolve: (parent, _args, context) => {
         const edges = edgesOf(graph, parent, raw);
         context?.edges?.take(edges.length);
@@ -273,6 +272,13 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
   const schema = new GraphQLSchema({ query, mutation, types: [...objectTypes.values()] });
   schemaGraphs.set(schema, graph);
   return schema;
+}
+
+function relationDescription(rel: RelationFieldModel): string {
+  const parts: string[] = [];
+  if (rel.outgoing) parts.push(`outgoing \`${rel.raw}\` relations`);
+  if (rel.incoming) parts.push(`incoming relations from \`${rel.raw}\` resources`);
+  return `Edges of ${parts.join(" and ")}, ordered by node type then name.`;
 }
 
 function propertyField(p: PropertyFieldModel): GraphQLFieldConfig<Resource, GraphQLContext> {
