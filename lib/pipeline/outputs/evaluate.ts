@@ -1,0 +1,234 @@
+/**
+ * Evaluating one `[[output]]` rule over its origins into pending writes (reference OU5–OU8).
+ *
+ * @module
+ */
+import type { JsonValue, Properties, Resource } from "../../graph/graph.ts";
+import type { RuleBlock } from "../../formats/toml.ts";
+import type { ImportResolver } from "../../jsonnet/mod.ts";
+import type { PreparedChunk, RuleEnvironment } from "../rules/environment.ts";
+import { evaluateCondition } from "../rules/conditions.ts";
+import { positionOf, reportRuleError, RuleError, ruleLabel } from "../rules/errors.ts";
+import { plainResource, VIEW_JSON_DEPTH } from "../rules/view.ts";
+import { fileLineOf, type OutputRule } from "./compile.ts";
+import { evaluateOutputJsonnet, layerImportResolver } from "./jsonnet.ts";
+import { CONTENT_PROPERTY, jsonnetResult, type OutputResult, templateResult } from "./result.ts";
+
+/** Errors reported per rule before the rest are summarised. */
+export const MAX_ERRORS_PER_RULE = 5;
+
+/** A pending output: written after every rule was evaluated. */
+export interface OutputWrite {
+  /** Output resource type. */
+  type: string;
+  /** Output resource name. */
+  name: string;
+  /** Properties (object keys or `content`, plus `filename`/`mimetype`). */
+  properties: Properties;
+  /** The origin, for rules with `origin_resource`. */
+  origin?: Resource;
+  /** File of the rule. */
+  file: string;
+  /** Rule label. */
+  rule: string;
+}
+
+/** One rule of one file, with its evaluation helpers. */
+export class RuleRun {
+  /** Rule label, e.g. `chunk 1, output[0]`. */
+  readonly label: string;
+  /** Name of the Jsonnet program in messages and imports. */
+  readonly programName: string;
+  #errors = 0;
+  #resolver?: ImportResolver;
+  #staticExt?: Record<string, JsonValue>;
+
+  /**
+   * @param env rule environment
+   * @param prepared the rule's chunk
+   * @param block the `[[output]]` block
+   * @param rule the compiled rule
+   */
+  constructor(
+    readonly env: RuleEnvironment,
+    readonly prepared: PreparedChunk,
+    readonly block: RuleBlock,
+    readonly rule: OutputRule,
+  ) {
+    this.label = ruleLabel(prepared.chunk.number, "output", block.index);
+    this.programName = `${prepared.source.displayPath}#output[${block.index}].jsonnet`;
+  }
+
+  /** File shown to users. */
+  get file(): string {
+    return this.prepared.source.displayPath;
+  }
+
+  /** Renders a Tera string of the rule. */
+  render(source: string, context: Record<string, unknown>, key: string): string {
+    return this.env.render(source, context, this.file, `${this.label}.${key}`, key);
+  }
+
+  /** Import resolver over the rule file's layer. */
+  get resolver(): ImportResolver {
+    return (this.#resolver ??= layerImportResolver(this.prepared.source, this.programName));
+  }
+
+  /** External variables of one evaluation (T34, OU8). */
+  extVars(vars: Record<string, unknown>, origin: Resource | undefined): Record<string, JsonValue> {
+    if (!this.#staticExt) {
+      const params = this.env.ctx.params;
+      const ext: Record<string, JsonValue> = { ...params, params: { ...params } };
+      for (const [k, v] of Object.entries(this.prepared.staticVars ?? {})) {
+        const j = toJson(v);
+        if (j !== undefined) ext[k] = j;
+      }
+      this.#staticExt = ext;
+    }
+    const out = { ...this.#staticExt };
+    for (const [k, v] of Object.entries(vars)) {
+      if (v === this.prepared.staticVars?.[k]) continue;
+      const j = toJson(v);
+      if (j !== undefined) out[k] = j;
+    }
+    if (origin) {
+      out.origin_resource = plainResource(this.env.ctx.graph, origin, VIEW_JSON_DEPTH);
+    }
+    return out;
+  }
+
+  /** Reports a failure (capped per rule), adding the rule-file line of body positions. */
+  fail(error: unknown, origin?: Resource): void {
+    this.#errors++;
+    if (this.#errors > MAX_ERRORS_PER_RULE + 1) return;
+    let err = error;
+    if (this.#errors > MAX_ERRORS_PER_RULE) {
+      err = new RuleError(
+        `further errors of this rule are not shown (first ${MAX_ERRORS_PER_RULE} above)`,
+        undefined,
+        "rule_errors_truncated",
+      );
+    } else if (
+      error instanceof RuleError && error.template?.line !== undefined &&
+      (error.key === "template" || error.key === "jsonnet")
+    ) {
+      const line = fileLineOf(
+        this.prepared.source.text,
+        this.rule.body.position,
+        error.template.line,
+      );
+      if (line !== undefined) {
+        err = new RuleError(
+          `${error.message} (rule file line ${line})`,
+          error.key,
+          error.code,
+          error.template,
+        );
+      }
+    }
+    reportRuleError(
+      this.env.ctx.issues,
+      "outputs",
+      { file: this.file, chunk: this.prepared.chunk, block: this.block },
+      err,
+      origin && this.#errors <= MAX_ERRORS_PER_RULE
+        ? { type: origin.type, name: origin.name }
+        : undefined,
+    );
+  }
+
+  /** Reports a warning at the rule (or `key`). */
+  warn(code: string, message: string, key?: string): void {
+    const pos = positionOf({ file: this.file, chunk: this.prepared.chunk, block: this.block }, key);
+    this.env.ctx.issues.warn(code, message, {
+      file: this.file,
+      line: pos?.line,
+      column: pos?.column,
+      rule: key ? `${this.label}.${key}` : this.label,
+      phase: "outputs",
+    });
+  }
+}
+
+/** Evaluates `run`'s rule for every origin; returns the pending writes. */
+export function evaluateRule(run: RuleRun): OutputWrite[] {
+  const { rule, prepared } = run;
+  const graph = run.env.ctx.graph;
+  const type = prepared.chunk.originType;
+  const origins: (Resource | undefined)[] = type === undefined
+    ? [undefined]
+    : graph.resourcesOfSorted(type);
+  if (type === undefined && rule.matchOn) {
+    run.warn("match_on_ignored", "match_on has no effect without origin_resource", "match_on");
+  }
+  if ((rule.filename === undefined) !== (rule.mimetype === undefined)) {
+    run.warn(
+      "output_not_downloadable",
+      "an output is downloadable only with both 'filename' and 'mimetype'",
+      rule.filename === undefined ? "mimetype" : "filename",
+    );
+  }
+  const writes: OutputWrite[] = [];
+  for (const origin of origins) {
+    try {
+      const write = evaluateOne(run, origin);
+      if (write) writes.push(write);
+    } catch (e) {
+      run.fail(e, origin);
+    }
+  }
+  return writes;
+}
+
+function evaluateOne(run: RuleRun, origin: Resource | undefined): OutputWrite | undefined {
+  const { rule, prepared } = run;
+  const graph = run.env.ctx.graph;
+  let scope: { context: Record<string, unknown>; vars: Record<string, unknown> } | undefined;
+  const getScope = () => (scope ??= run.env.iterationScope(prepared, origin));
+  if (origin && rule.matchOn) {
+    const ok = evaluateCondition(rule.matchOn, origin, {
+      graph,
+      render: (s, key) => run.render(s, getScope().context, key),
+    });
+    if (!ok) return undefined;
+  }
+  const { context, vars } = getScope();
+  const name = run.render(rule.name, context, "name").trim();
+  if (name === "") {
+    run.warn(
+      "empty_name",
+      `name rendered empty${origin ? ` for ${origin.type} '${origin.name}'` : ""}; output skipped`,
+      "name",
+    );
+    return undefined;
+  }
+  let result: OutputResult;
+  if (rule.body.kind === "template") {
+    result = templateResult(run.render(rule.body.source, context, "template"), rule.mimetype);
+  } else {
+    const value = evaluateOutputJsonnet(
+      rule.body.source,
+      run.extVars(vars, origin),
+      run.programName,
+      run.resolver,
+    );
+    result = jsonnetResult(value);
+  }
+  const properties: Properties = result.kind === "object"
+    ? { ...result.properties }
+    : { [CONTENT_PROPERTY]: result.text };
+  delete properties.name;
+  if (rule.filename !== undefined && rule.mimetype !== undefined) {
+    properties.filename = run.render(rule.filename, context, "filename").trim();
+    properties.mimetype = rule.mimetype;
+  }
+  return { type: rule.resourceType, name, properties, origin, file: run.file, rule: run.label };
+}
+
+function toJson(v: unknown): JsonValue | undefined {
+  if (v === undefined || typeof v === "function") return undefined;
+  if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
+    return v;
+  }
+  return JSON.parse(JSON.stringify(v)) as JsonValue;
+}
