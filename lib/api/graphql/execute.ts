@@ -60,7 +60,7 @@ export function parseQuery(query: string): DocumentNode | ExecutionResult {
 }
 
 /**
- * Validates and executes a parsed document. A request that exceeds the returned-edges limit is
+ * Validates and executes a parsed document; `signal` aborts execution (client went away). A request that exceeds the returned-edges limit is
  * rejected as a whole: the result holds only the limit error, no partial data.
  */
 export async function executeDocument(
@@ -69,6 +69,7 @@ export async function executeDocument(
   document: DocumentNode,
   variables?: Record<string, unknown> | null,
   operationName?: string | null,
+  signal?: AbortSignal,
 ): Promise<ExecutionResult> {
   const built = graphOfSchema(schema);
   if (built !== undefined && built !== graph) {
@@ -84,6 +85,7 @@ export async function executeDocument(
     contextValue: context,
     variableValues: variables ?? undefined,
     operationName: operationName ?? undefined,
+    abortSignal: signal,
   });
   if (budget.exceeded) {
     const limitError = result.errors?.find((e) => e.originalError instanceof LimitExceededError);

@@ -129,6 +129,7 @@ export function createGraphQLHandler(
           document,
           parsed.variables,
           parsed.operationName,
+          request.signal,
         );
       } catch (e) {
         return problemResponse(500, `GraphQL execution failed: ${(e as Error).message}`);
