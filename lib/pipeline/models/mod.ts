@@ -2,8 +2,9 @@
  * The model phase (reference M1–M92, O9–O12): derive resources and relations from
  * `models/*.toml` rules. Rules are compiled once, chunks are ordered by a read/write dependency
  * analysis, and the whole rule set is repeated until the graph stops changing (at most
- * `options.maxLoop` passes), so results do not depend on file order. Convention relations are
- * refreshed between passes so rules see relations derived from model-created properties.
+ * `options.maxLoop` passes), so results do not depend on file order. Auto-linking is not run
+ * between passes (reference O7: it follows the phase), so a property written by a rule never
+ * turns into a relation field under the feet of the next pass's templates (T14).
  *
  * @example
  * ```ts
@@ -16,7 +17,7 @@
  * @module
  */
 import type { PhaseContext } from "../context.ts";
-import { autoLink, type RetypeRule } from "../linking.ts";
+import type { RetypeRule } from "../linking.ts";
 import type { IssueCollector } from "../issues.ts";
 import type { RuleBlock } from "../../formats/toml.ts";
 import {
@@ -147,7 +148,7 @@ export function collectRetypeRules(ctx: PhaseContext): RetypeRule[] {
 export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
   const chunks = compileAll(ctx);
   const env = new RuleEnvironment(ctx, "models");
-  const retypeRules = collectRetypeRules(ctx);
+  collectRetypeRules(ctx); // validates retype rules (reported once per build)
   const order = orderChunks(
     chunks.map((c) =>
       chunkEffects(c.file.parsed.chunks[c.chunkIndex].originType, c.rules.map((r) => r.rule))
@@ -190,12 +191,7 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
       if (p === null) continue;
       for (const { block, rule } of c.rules) runRule(rule, new BlockRun(state, p, block));
     }
-    const linked = autoLink(ctx.graph, ctx.issues, {
-      retypeRules,
-      warnMissing: false,
-      phase: "models",
-    });
-    const changes = state.writer.changes + linked;
+    const changes = state.writer.changes;
     changesPerPass.push(changes);
     ctx.log("debug", `models: pass ${pass}: ${changes} change(s)`);
     if (changes === 0) {

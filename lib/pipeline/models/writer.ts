@@ -30,15 +30,18 @@ export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): 
 /**
  * Applies model-phase writes, counting effective changes. Overwriting a property with a
  * different value logs a warning (M80) unless the previous value came from the same rule and
- * origin (a re-run in a later pass).
+ * origin (a re-run in a later pass); each conflicting (resource, property) warns once.
  */
 export class GraphWriter {
-  /** Effective changes since the last {@link GraphWriter.resetChanges}. */
-  changes = 0;
+  #created = 0;
+  readonly #passStart = new Map<
+    string,
+    { get: () => JsonValue | undefined; start: JsonValue | undefined }
+  >();
   readonly #graph: Graph;
   readonly #issues: IssueCollector;
   readonly #owners = new Map<number, Map<string, string>>();
-  readonly #warned = new Set<string>();
+  readonly #conflicts = new Set<string>();
 
   /**
    * @param graph graph to mutate
@@ -49,16 +52,32 @@ export class GraphWriter {
     this.#issues = issues;
   }
 
-  /** Resets the change counter (start of a pass). */
+  /** Starts a pass: forgets the values seen at the start of the previous pass. */
   resetChanges(): void {
-    this.changes = 0;
+    this.#created = 0;
+    this.#passStart.clear();
+  }
+
+  /**
+   * Effective changes of the current pass: resources and relations created, plus properties
+   * whose value now differs from their value when the pass started (a value written twice in a
+   * pass and ending where it began is no change, so conflicting rules still converge).
+   */
+  get changes(): number {
+    let n = this.#created;
+    for (const { get, start } of this.#passStart.values()) if (!jsonEquals(get(), start)) n++;
+    return n;
+  }
+
+  #remember(id: string, get: () => JsonValue | undefined): void {
+    if (!this.#passStart.has(id)) this.#passStart.set(id, { get, start: get() });
   }
 
   /** Creates or returns the resource (type, name). */
   resource(type: string, name: string): Resource {
     const existing = this.#graph.getResource(type, name);
     if (existing) return existing;
-    this.changes++;
+    this.#created++;
     return this.#graph.upsertResource(type, name);
   }
 
@@ -75,12 +94,11 @@ export class GraphWriter {
     const previous = owners.get(key);
     owners.set(key, owner);
     if (jsonEquals(old, value)) return;
+    this.#remember(`p\u0000${resource.id}\u0000${key}`, () => resource.properties[key]);
     if (old !== undefined && previous !== owner) {
-      const id = `${resource.type}\u0000${resource.name}\u0000${key}\u0000${show(old)}\u0000${
-        show(value)
-      }`;
-      if (!this.#warned.has(id)) {
-        this.#warned.add(id);
+      const id = `${resource.id}\u0000${key}`;
+      if (!this.#conflicts.has(id)) {
+        this.#conflicts.add(id);
         this.#issues.warn(
           "model_property_overwritten",
           `${resource.type} '${resource.name}': property '${key}' overwritten: ${show(old)} -> ${
@@ -91,21 +109,20 @@ export class GraphWriter {
       }
     }
     this.#graph.setProperty(resource, key, value);
-    this.changes++;
   }
 
   /** Creates or merges the relation source -[type]-> target (M81). */
   relation(source: Resource, type: string, target: Resource, properties?: Properties): Relation {
     const existing = this.#graph.getRelation(source, type, target);
     if (!existing) {
-      this.changes++;
+      this.#created++;
       return this.#graph.upsertRelation(source, type, target, properties);
     }
     if (properties) {
       for (const [k, v] of Object.entries(properties)) {
         if (!jsonEquals(existing.properties[k], v)) {
+          this.#remember(`r\u0000${existing.id}\u0000${k}`, () => existing.properties[k]);
           this.#graph.setRelationProperty(existing, k, v);
-          this.changes++;
         }
       }
     }
