@@ -9,9 +9,9 @@ import type { ImportResolver } from "../../jsonnet/mod.ts";
 import type { PreparedChunk, RuleEnvironment } from "../rules/environment.ts";
 import { evaluateCondition } from "../rules/conditions.ts";
 import { positionOf, reportRuleError, RuleError, ruleLabel } from "../rules/errors.ts";
-import { plainResource, VIEW_JSON_DEPTH } from "../rules/view.ts";
+import { VIEW_JSON_DEPTH } from "../rules/view.ts";
 import { fileLineOf, type OutputRule } from "./compile.ts";
-import { evaluateOutputJsonnet, layerImportResolver } from "./jsonnet.ts";
+import { evaluateOutputJsonnet, layerImportResolver, type PlainResourceCache } from "./jsonnet.ts";
 import { CONTENT_PROPERTY, jsonnetResult, type OutputResult, templateResult } from "./result.ts";
 
 /** Errors reported per rule before the rest are summarised. */
@@ -48,12 +48,14 @@ export class RuleRun {
    * @param prepared the rule's chunk
    * @param block the `[[output]]` block
    * @param rule the compiled rule
+   * @param plain shared plain-copy cache of the phase
    */
   constructor(
     readonly env: RuleEnvironment,
     readonly prepared: PreparedChunk,
     readonly block: RuleBlock,
     readonly rule: OutputRule,
+    readonly plain: PlainResourceCache,
   ) {
     this.label = ruleLabel(prepared.chunk.number, "output", block.index);
     this.programName = `${prepared.source.displayPath}#output[${block.index}].jsonnet`;
@@ -92,7 +94,7 @@ export class RuleRun {
       if (j !== undefined) out[k] = j;
     }
     if (origin) {
-      out.origin_resource = plainResource(this.env.ctx.graph, origin, VIEW_JSON_DEPTH);
+      out.origin_resource = this.plain.get(origin, VIEW_JSON_DEPTH);
     }
     return out;
   }

@@ -2,10 +2,12 @@
  * Jsonnet bodies of output rules (reference OU8, T34, spec §2.4 rule 4): external variables
  * (`origin_resource`, every header variable, params) and imports of `.libsonnet` files next to
  * the rule file, resolved over the in-memory layer (no file system access).
+ * Relation expansion follows `plainResource` of the rule view (T34).
  *
  * @module
  */
-import type { JsonValue } from "../../graph/graph.ts";
+import type { Graph, JsonValue, Resource } from "../../graph/graph.ts";
+import { relatedVia, relationKeys } from "../rules/view.ts";
 import type { SourceFile } from "../../workspace/sources.ts";
 import { type ImportResolver, JsonnetError, JsonnetVM } from "../../jsonnet/mod.ts";
 import { RuleError } from "../rules/errors.ts";
@@ -85,5 +87,44 @@ export function evaluateOutputJsonnet(
       );
     }
     throw e;
+  }
+}
+
+/**
+ * Memoised plain JSON copies of resources ({@link plainResource} shape), valid while the graph
+ * does not change — true during output evaluation, whose writes are deferred. Related resources
+ * reached from many origins are copied once instead of once per origin.
+ *
+ * @example
+ * ```ts ignore
+ * const cache = new PlainResourceCache(graph);
+ * cache.get(origin, VIEW_JSON_DEPTH); // same shape as plainResource(graph, origin, 2)
+ * ```
+ */
+export class PlainResourceCache {
+  readonly #graph: Graph;
+  readonly #byDepth = new Map<number, Map<number, Record<string, JsonValue>>>();
+
+  /** @param graph the graph to read */
+  constructor(graph: Graph) {
+    this.#graph = graph;
+  }
+
+  /** The plain copy of `resource` with relations expanded `depth` levels. */
+  get(resource: Resource, depth: number): Record<string, JsonValue> {
+    let m = this.#byDepth.get(depth);
+    if (!m) this.#byDepth.set(depth, m = new Map());
+    const hit = m.get(resource.id);
+    if (hit) return hit;
+    const out: Record<string, JsonValue> = { ...resource.properties };
+    if (depth > 0) {
+      for (const key of relationKeys(this.#graph, resource)) {
+        out[key] = relatedVia(this.#graph, resource, key).map((x) =>
+          this.get(x.resource, depth - 1)
+        );
+      }
+    }
+    m.set(resource.id, out);
+    return out;
   }
 }

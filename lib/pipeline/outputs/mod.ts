@@ -41,6 +41,7 @@ import { type PreparedChunk, RuleEnvironment } from "../rules/environment.ts";
 import { reportRuleError } from "../rules/errors.ts";
 import { compileOutputRule, outputRuleFiles } from "./compile.ts";
 import { artifactBody } from "./result.ts";
+import { PlainResourceCache } from "./jsonnet.ts";
 import { evaluateRule, type OutputWrite, RuleRun } from "./evaluate.ts";
 
 export { artifactBody, CONTENT_PROPERTY, isJsonMime } from "./result.ts";
@@ -69,6 +70,7 @@ export function runOutputPhase(ctx: PhaseContext): void {
     });
   }
   const writes: OutputWrite[] = [];
+  const plain = new PlainResourceCache(ctx.graph);
   for (const source of rules) {
     let parsed;
     try {
@@ -107,7 +109,7 @@ export function runOutputPhase(ctx: PhaseContext): void {
           reportRuleError(ctx.issues, "outputs", site, e);
           continue;
         }
-        const run = new RuleRun(env, prepared, block, compiled.rule);
+        const run = new RuleRun(env, prepared, block, compiled.rule, plain);
         for (const w of compiled.warnings) run.warn("unknown_key", w);
         writes.push(...evaluateRule(run));
       }
