@@ -21,7 +21,8 @@ interface Item {
 
 /**
  * Items of a `create_from` value (M21): array elements; a string split on commas (trimmed,
- * empty items dropped); any other scalar as one item; missing or null as none.
+ * empty items dropped; a Tera-displayed list `[a, b]` loses its brackets first, M5); any other
+ * scalar as one item; missing or null as none.
  *
  * @example
  * ```ts
@@ -33,7 +34,10 @@ export function itemsOf(value: JsonValue | undefined): JsonValue[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value;
   if (typeof value === "string") {
-    return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    // A list rendered by Tera into a string property (`[a, b]`) is read back as that list (M5).
+    const t = value.trim();
+    const inner = t.startsWith("[") && t.endsWith("]") ? t.slice(1, -1) : t;
+    return inner.split(",").map((s) => s.trim()).filter((s) => s !== "");
   }
   return [value];
 }

@@ -18,7 +18,7 @@
  */
 import type { PhaseContext } from "../context.ts";
 import type { RetypeRule } from "../linking.ts";
-import type { IssueCollector } from "../issues.ts";
+import { IssueCollector } from "../issues.ts";
 import type { RuleBlock } from "../../formats/toml.ts";
 import {
   type LoadedRuleFile,
@@ -154,11 +154,21 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
       chunkEffects(c.file.parsed.chunks[c.chunkIndex].originType, c.rules.map((r) => r.rule))
     ),
   );
+  ctx.log(
+    "debug",
+    `models: chunk order: ${
+      order.map((i) => `${chunks[i].file.source.displayPath}#${chunks[i].chunkIndex + 1}`).join(
+        ", ",
+      )
+    }`,
+  );
   const state: ModelRunState = {
     env,
     writer: new GraphWriter(ctx.graph, ctx.issues),
     reported: new Set(),
+    passReported: new Set(),
     errorsPerBlock: new Map(),
+    passIssues: new IssueCollector(),
     pass: 0,
   };
   const prepared = new Map<CompiledChunk, PreparedChunk | null>();
@@ -174,6 +184,9 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
   for (let pass = 1; pass <= maxLoop; pass++) {
     state.pass = pass;
     state.writer.resetChanges();
+    state.passIssues = new IssueCollector();
+    state.passReported.clear();
+    state.errorsPerBlock.clear();
     resetCounters?.call(ctx.templates);
     for (const i of order) {
       const c = chunks[i];
@@ -194,6 +207,9 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
     const changes = state.writer.changes;
     changesPerPass.push(changes);
     ctx.log("debug", `models: pass ${pass}: ${changes} change(s)`);
+    if (changes === 0 || pass === maxLoop) {
+      for (const issue of state.passIssues.all) ctx.issues.report(issue);
+    }
     if (changes === 0) {
       converged = true;
       break;

@@ -48,10 +48,10 @@ export function chunkEffects(
           for (const s of r.createFrom.propertyOrigin.split(".")) reads.add(s);
         }
         if (r.copyFrom) reads.add(r.copyFrom.property);
-        if (originType && r.relationType) writes.add(originType);
         break;
       }
       case "link_resources":
+        // Pulled properties and new relations both show up in the origin's template view.
         reads.add(r.with);
         if (originType) writes.add(originType);
         if (r.createRelation) writes.add(r.with);
@@ -74,8 +74,9 @@ export function chunkEffects(
 
 /**
  * Orders chunks so writers of a type precede its readers; returns indexes into `effects`.
- * Stable: among ready chunks the earliest in document order goes first; a cycle is broken at
- * its earliest chunk.
+ * Creating a type is a strong dependency, modifying one (properties, relations) a weak one.
+ * Stable: among ready chunks the earliest in document order goes first; a cycle is broken by
+ * ignoring weak dependencies, then at its earliest chunk.
  *
  * @example
  * ```ts
@@ -87,40 +88,33 @@ export function chunkEffects(
  */
 export function orderChunks(effects: readonly ChunkEffects[]): number[] {
   const n = effects.length;
-  const preds: Set<number>[] = effects.map(() => new Set());
+  // strong: a creates a type b reads; weak: a modifies a type b only reads.
+  const strong: Set<number>[] = effects.map(() => new Set());
+  const weak: Set<number>[] = effects.map(() => new Set());
   for (let a = 0; a < n; a++) {
     for (let b = 0; b < n; b++) {
       if (a === b) continue;
       for (const t of effects[a].writes) {
         if (t === "*" || !effects[b].reads.has(t)) continue;
-        // Creators of a type go before its readers; other writers only before pure readers
-        // (two chunks that both modify a type keep document order).
-        if (effects[a].creates.has(t) || !effects[b].writes.has(t)) {
-          preds[b].add(a);
-          break;
-        }
+        if (effects[a].creates.has(t) && !effects[b].creates.has(t)) strong[b].add(a);
+        else if (!effects[b].writes.has(t)) weak[b].add(a);
       }
     }
   }
   const done = new Set<number>();
   const order: number[] = [];
+  const ready = (i: number, useWeak: boolean) =>
+    !done.has(i) && [...strong[i]].every((p) => done.has(p)) &&
+    (!useWeak || [...weak[i]].every((p) => done.has(p)));
   while (order.length < n) {
+    // Prefer a chunk with every dependency met; in a cycle, drop the weak (modification)
+    // edges first, then break at the earliest chunk in document order.
     let next = -1;
-    for (let i = 0; i < n; i++) {
-      if (done.has(i)) continue;
-      if ([...preds[i]].every((p) => done.has(p))) {
-        next = i;
-        break;
-      }
+    for (const useWeak of [true, false]) {
+      for (let i = 0; i < n && next < 0; i++) if (ready(i, useWeak)) next = i;
+      if (next >= 0) break;
     }
-    if (next < 0) {
-      for (let i = 0; i < n; i++) {
-        if (!done.has(i)) {
-          next = i;
-          break;
-        }
-      }
-    }
+    if (next < 0) { for (let i = 0; i < n && next < 0; i++) if (!done.has(i)) next = i; }
     done.add(next);
     order.push(next);
   }

@@ -10,6 +10,7 @@ import { positionOf, reportRuleError, RuleError, ruleLabel } from "../rules/erro
 import { HeaderError } from "../rules/header.ts";
 import type { GraphWriter, WriteSite } from "./writer.ts";
 import type { ConditionScope } from "../rules/conditions.ts";
+import type { IssueCollector } from "../issues.ts";
 import { resourceView } from "../rules/view.ts";
 
 /** Errors reported per rule block before the rest are summarised. */
@@ -21,10 +22,17 @@ export interface ModelRunState {
   env: RuleEnvironment;
   /** Writer with change tracking. */
   writer: GraphWriter;
-  /** Issue keys already reported (dedupe across passes). */
+  /** Warning keys already reported (dedupe across passes). */
   reported: Set<string>;
-  /** Errors per block label (for the per-block cap). */
+  /** Error keys reported in the current pass. */
+  passReported: Set<string>;
+  /** Errors per block label in the current pass (for the per-block cap). */
   errorsPerBlock: Map<string, number>;
+  /**
+   * Errors of the current pass. Only the last pass's errors are published: an error that a
+   * later pass no longer sees (data produced by a rule that ran later) is not an error.
+   */
+  passIssues: IssueCollector;
   /** Current pass (1-based). */
   pass: number;
 }
@@ -97,7 +105,7 @@ export class BlockRun {
     return resourceView(this.graph, resource);
   }
 
-  /** Reports a failure for one origin (deduplicated across passes, capped per block). */
+  /** Reports a failure for one origin (kept for the pass; capped per block). */
   fail(error: unknown, origin?: Resource): void {
     if (error instanceof HeaderError) {
       // Header failures belong to the chunk, not to this block; static ones name no origin.
@@ -105,14 +113,14 @@ export class BlockRun {
       const id = `H\u0000${this.file}\u0000${this.prepared.chunk.number}\u0000${
         o?.id ?? -1
       }\u0000${error.message}`;
-      if (this.state.reported.has(id)) return;
-      this.state.reported.add(id);
+      if (this.state.passReported.has(id)) return;
+      this.state.passReported.add(id);
       const hid = `H\u0000${this.file}\u0000${this.prepared.chunk.number}`;
       const count = (this.state.errorsPerBlock.get(hid) ?? 0) + 1;
       this.state.errorsPerBlock.set(hid, count);
       if (count > MAX_ERRORS_PER_BLOCK) return;
       reportRuleError(
-        this.state.env.ctx.issues,
+        this.state.passIssues,
         "models",
         { file: this.file, chunk: this.prepared.chunk },
         error,
@@ -122,15 +130,15 @@ export class BlockRun {
     }
     const message = error instanceof Error ? error.message : String(error);
     const id = `${this.file}\u0000${this.label}\u0000${origin?.id ?? -1}\u0000${message}`;
-    if (this.state.reported.has(id)) return;
-    this.state.reported.add(id);
+    if (this.state.passReported.has(id)) return;
+    this.state.passReported.add(id);
     const blockId = `${this.file}\u0000${this.label}`;
     const count = (this.state.errorsPerBlock.get(blockId) ?? 0) + 1;
     this.state.errorsPerBlock.set(blockId, count);
     const site = { file: this.file, chunk: this.prepared.chunk, block: this.block };
     if (count <= MAX_ERRORS_PER_BLOCK) {
       reportRuleError(
-        this.state.env.ctx.issues,
+        this.state.passIssues,
         "models",
         site,
         error,
@@ -138,7 +146,7 @@ export class BlockRun {
       );
     } else if (count === MAX_ERRORS_PER_BLOCK + 1) {
       reportRuleError(
-        this.state.env.ctx.issues,
+        this.state.passIssues,
         "models",
         site,
         new RuleError(
