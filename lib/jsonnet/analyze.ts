@@ -10,7 +10,8 @@ import { JsonnetError } from "./errors.ts";
 class Scope {
   constructor(readonly names: Set<string>, readonly parent: Scope | null) {}
   has(n: string): boolean {
-    for (let s: Scope | null = this; s; s = s.parent) if (s.names.has(n)) return true;
+    if (this.names.has(n)) return true;
+    for (let s = this.parent; s; s = s.parent) if (s.names.has(n)) return true;
     return false;
   }
 }
@@ -98,10 +99,16 @@ function visit(n: Node, scope: Scope): void {
       for (const a of n.args) visit(a, scope);
       for (const [, a] of n.named) visit(a, scope);
       return;
-    case "bin":
-      visit(n.l, scope);
-      visit(n.r, scope);
+    case "bin": {
+      // Walk left-nested chains iteratively (a + b + c + ... can be very long).
+      let cur: Node = n;
+      while (cur.k === "bin") {
+        visit(cur.r, scope);
+        cur = cur.l;
+      }
+      visit(cur, scope);
       return;
+    }
     case "un":
       visit(n.e, scope);
       return;

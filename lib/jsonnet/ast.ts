@@ -4,12 +4,25 @@
  * @module
  */
 
-/** A source span: 1-based line and column; `endCol` is exclusive like the reference binary. */
+/**
+ * A source span: 1-based line and column; `endCol` is exclusive like the reference binary.
+ *
+ * @example
+ * ```ts
+ * import type { Loc } from "./ast.ts";
+ * const here: Loc = { file: "main.jsonnet", line: 3, col: 5, endLine: 3, endCol: 12 };
+ * ```
+ */
 export interface Loc {
+  /** File name as given to the evaluator or import resolver. */
   file: string;
+  /** First line (1-based). */
   line: number;
+  /** First column (1-based). */
   col: number;
+  /** Last line. */
   endLine: number;
+  /** Column after the last character. */
   endCol: number;
 }
 

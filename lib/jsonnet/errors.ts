@@ -5,15 +5,38 @@
  */
 import { formatLoc, type Loc } from "./ast.ts";
 
-/** One entry of a Jsonnet stack trace. */
+/**
+ * One entry of a Jsonnet stack trace.
+ *
+ * @example
+ * ```ts
+ * import type { TraceFrame } from "./errors.ts";
+ * const f: TraceFrame = {
+ *   loc: { file: "a.jsonnet", line: 1, col: 1, endLine: 1, endCol: 5 },
+ *   name: "function <f>",
+ * };
+ * ```
+ */
 export interface TraceFrame {
+  /** Source span of the active expression (a call site for outer frames). */
   loc: Loc;
+  /** Description of the enclosing context, e.g. `function <f>` or `object <anonymous>`. */
   name: string;
 }
 
 /**
  * A static (lexing/parsing) or runtime Jsonnet error with its source location and stack trace.
  * `message` is formatted like the reference binary's stderr output.
+ *
+ * @example
+ * ```ts
+ * import { evaluateJsonnet, JsonnetError } from "./mod.ts";
+ * try {
+ *   evaluateJsonnet("error 'boom'");
+ * } catch (e) {
+ *   if (e instanceof JsonnetError) console.log(e.detail, e.line, e.column); // boom 1 1
+ * }
+ * ```
  */
 export class JsonnetError extends Error {
   /** `"STATIC ERROR"` or `"RUNTIME ERROR"`. */
@@ -25,6 +48,7 @@ export class JsonnetError extends Error {
   /** The stack trace, innermost first. */
   readonly frames: TraceFrame[];
 
+  /** Creates an error; `message` is rendered from the parts. */
   constructor(
     kind: "STATIC ERROR" | "RUNTIME ERROR",
     detail: string,
@@ -52,6 +76,7 @@ export class JsonnetError extends Error {
     return this.loc?.col ?? 0;
   }
 
+  /** Formats the message like the reference binary (long traces are elided in the middle). */
   private static render(
     kind: string,
     detail: string,
@@ -74,6 +99,7 @@ export class JsonnetError extends Error {
 
 /** Internal: thrown by builtins without location; the evaluator attaches one. */
 export class BuiltinError extends Error {
+  /** @param message the reason */
   constructor(message: string) {
     super(message);
     this.name = "BuiltinError";

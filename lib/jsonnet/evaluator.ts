@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Bind, type CompSpec, type Loc, type Node } from "./ast.ts";
+import type { Bind, CompSpec, Loc, Node } from "./ast.ts";
 import { BuiltinError, JsonnetError, type TraceFrame } from "./errors.ts";
 import { Env, Thunk, type Value, VArray, VFunc, VObject } from "./values.ts";
 import { binary, unary } from "./operators.ts";

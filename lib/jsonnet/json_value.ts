@@ -6,18 +6,51 @@
  * @module
  */
 
-/** A JSON scalar. */
+/**
+ * A JSON scalar.
+ *
+ * @example
+ * ```ts
+ * import type { JsonPrimitive } from "./json_value.ts";
+ * const xs: JsonPrimitive[] = [null, true, 1.5, "s"];
+ * ```
+ */
 export type JsonPrimitive = null | boolean | number | string;
 
-/** A JSON array. */
+/**
+ * A JSON array.
+ *
+ * @example
+ * ```ts
+ * import type { JsonArray } from "./json_value.ts";
+ * const a: JsonArray = [1, "two", [3]];
+ * ```
+ */
 export type JsonArray = JsonValue[];
 
-/** A JSON object (own enumerable string keys only). */
+/**
+ * A JSON object (own enumerable string keys only).
+ *
+ * @example
+ * ```ts
+ * import type { JsonObject } from "./json_value.ts";
+ * const o: JsonObject = { name: "n1", tags: ["a"] };
+ * ```
+ */
 export interface JsonObject {
+  /** Any field. */
   [key: string]: JsonValue;
 }
 
-/** Any fully forced JSON value. */
+/**
+ * Any fully forced JSON value.
+ *
+ * @example
+ * ```ts
+ * import type { JsonValue } from "./json_value.ts";
+ * const v: JsonValue = { a: [1, null, { b: true }] };
+ * ```
+ */
 export type JsonValue = JsonPrimitive | JsonArray | JsonObject;
 
 /** A pure std function entry: parameter names (for named arguments / defaults) and the body. */

@@ -15,8 +15,8 @@ import { fileImportResolver, type ImportResolver, JsonnetVM } from "./vm.ts";
 
 export { JsonnetError, type TraceFrame } from "./errors.ts";
 export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "./json_value.ts";
+export type { Loc } from "./ast.ts";
 export {
-  compile,
   fileImportResolver,
   type ImportResolver,
   type ImportResult,

@@ -9,7 +9,7 @@ import type { Evaluator } from "./evaluator.ts";
 import { typeName } from "./evaluator.ts";
 import { plusValues } from "./operators.ts";
 import { cmpCodepoint } from "./strings.ts";
-import { Env, type FieldDef, type Layer, Thunk, type Value, VObject } from "./values.ts";
+import { Env, type FieldDef, type Layer, type Thunk, type Value, VObject } from "./values.ts";
 
 type ObjNode = Extract<Node, { k: "obj" }>;
 type CompNode = Extract<Node, { k: "objcomp" }>;

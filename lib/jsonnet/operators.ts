@@ -87,12 +87,27 @@ export function compare(ev: Evaluator, a: Value, b: Value, loc: Loc): number {
   ev.error(loc, `binary operator < does not operate on ${typeName(a)}s.`);
 }
 
-/** Evaluates a binary operator node (short-circuiting `&&` and `||`). */
+/**
+ * Evaluates a binary operator node (short-circuiting `&&` and `||`). Left-nested chains such as
+ * `a + b + c + ...` are evaluated iteratively so very long chains cannot exhaust the JS stack.
+ */
 export function binary(ev: Evaluator, n: BinNode, env: Env): Value {
+  if (n.l.k !== "bin") return applyBinary(ev, n, ev.eval(n.l, env), env);
+  const spine: BinNode[] = [];
+  let cur: Node = n;
+  while (cur.k === "bin") {
+    spine.push(cur);
+    cur = cur.l;
+  }
+  let acc = ev.eval(cur, env);
+  for (let i = spine.length - 1; i >= 0; i--) acc = applyBinary(ev, spine[i], acc, env);
+  return acc;
+}
+
+function applyBinary(ev: Evaluator, n: BinNode, a: Value, env: Env): Value {
   const op = n.op;
   const loc = n.loc;
   if (op === "&&" || op === "||") {
-    const a = ev.eval(n.l, env);
     if (typeof a !== "boolean") {
       ev.error(
         loc,
@@ -109,7 +124,6 @@ export function binary(ev: Evaluator, n: BinNode, env: Env): Value {
     }
     return b;
   }
-  const a = ev.eval(n.l, env);
   const b = ev.eval(n.r, env);
   switch (op) {
     case "+":

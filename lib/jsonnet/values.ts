@@ -49,7 +49,9 @@ export class Env {
   }
   /** Finds a binding; undefined when unbound. */
   lookup(name: string): Thunk | undefined {
-    for (let e: Env | null = this; e !== null; e = e.parent) {
+    const own = this.vars?.get(name);
+    if (own !== undefined) return own;
+    for (let e = this.parent; e !== null; e = e.parent) {
       const t = e.vars?.get(name);
       if (t !== undefined) return t;
     }
