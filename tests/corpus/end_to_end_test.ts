@@ -261,3 +261,19 @@ Deno.test({
     });
   },
 });
+
+Deno.test("example workspace (deno task start): compliance and outputs build cleanly", async () => {
+  const { DenoFsWorkspace } = await import("../../lib/workspace/deno_fs.ts");
+  const { loadSourceSet } = await import("../../lib/workspace/sources.ts");
+  const root = new URL("../../testdata/example", import.meta.url).pathname;
+  const r = buildSources(await loadSourceSet(new DenoFsWorkspace(root)));
+  assertEquals(r.issues.filter((i) => i.severity === "error"), []);
+  // DB-01: products-db runs postgres 15 (assets/database.csv)
+  assertEquals(r.graph.resourcesOf("policy_violation").map((v) => v.name), [
+    "violation-DB-01-products-db",
+  ]);
+  const shop = artifactOf(r, "inventory_report", "shop");
+  assertEquals([shop.filename, shop.mimetype], ["shop.md", "text/markdown"]);
+  assert(shop.body.startsWith("# shop\n"), shop.body);
+  assertEquals(JSON.parse(artifactOf(r, "app_summary", "shop-summary").body).application, "shop");
+});

@@ -39,6 +39,8 @@ export class RuleRun {
   readonly label: string;
   /** Name of the Jsonnet program in messages and imports. */
   readonly programName: string;
+  /** Set once the result-`name` warning was given for this rule. */
+  nameWarned = false;
   #errors = 0;
   #resolver?: ImportResolver;
   #staticExt?: Record<string, JsonValue>;
@@ -219,6 +221,16 @@ function evaluateOne(run: RuleRun, origin: Resource | undefined): OutputWrite | 
   const properties: Properties = result.kind === "object"
     ? { ...result.properties }
     : { [CONTENT_PROPERTY]: result.text };
+  if (properties.name !== undefined && properties.name !== name && !run.nameWarned) {
+    run.nameWarned = true;
+    run.warn(
+      "output_name_ignored",
+      `the result's 'name' (${
+        JSON.stringify(properties.name)
+      }) is ignored: the output is named by the rule's 'name' ('${name}')`,
+      rule.body.kind,
+    );
+  }
   delete properties.name;
   if (rule.filename !== undefined && rule.mimetype !== undefined) {
     properties.filename = run.render(rule.filename, context, "filename").trim();
