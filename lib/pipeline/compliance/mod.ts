@@ -35,7 +35,6 @@ import { ControlRun, warnAt } from "./run.ts";
 import { applyTarget } from "./targets.ts";
 
 export { aggregate, controlEntry, type ControlEntrySource, deepEqual } from "./merge.ts";
-export type { PhaseContext } from "../context.ts";
 export type { JsonValue } from "../../graph/graph.ts";
 export { DEFAULT_ATTACH_RELATION, DEFAULT_FINDING_RELATION, FINDING_TYPE } from "./compile.ts";
 
