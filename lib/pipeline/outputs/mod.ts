@@ -46,7 +46,7 @@ import { evaluateRule, type OutputWrite, RuleRun } from "./evaluate.ts";
 
 export { artifactBody, CONTENT_PROPERTY, isJsonMime } from "./result.ts";
 export type { Artifact } from "../context.ts";
-export type { Properties, Resource } from "../../graph/graph.ts";
+export type { JsonValue, Properties, Resource } from "../../graph/graph.ts";
 
 /** Relation from an origin to each of its output resources (OU5). */
 export const DESCRIBED_BY = "DESCRIBED_BY";
