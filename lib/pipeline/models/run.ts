@@ -92,13 +92,19 @@ export class BlockRun {
 
   /** Write site for `origin`. */
   site(origin: Resource | undefined): WriteSite {
-    return {
+    const site: WriteSite = {
       file: this.file,
       rule: this.label,
       line: this.block.position.line,
       origin: origin?.id ?? -1,
+      siteNumber: this.#siteNumber,
     };
+    this.state.writer.intern(site);
+    this.#siteNumber = site.siteNumber;
+    return site;
   }
+
+  #siteNumber: number | undefined;
 
   /** Lazy view of a resource. */
   view(resource: Resource): Record<string, unknown> {

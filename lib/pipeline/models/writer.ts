@@ -17,6 +17,8 @@ export interface WriteSite {
   line?: number;
   /** Id of the origin resource (or -1). */
   origin: number;
+  /** Interned (file, rule) number, filled in by the writer. */
+  siteNumber?: number;
 }
 
 /** Deep equality of JSON values. */
@@ -24,7 +26,16 @@ export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): 
   if (a === b) return true;
   if (a === undefined || b === undefined || a === null || b === null) return false;
   if (typeof a !== "object" || typeof b !== "object") return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEquals(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (!Object.hasOwn(b, k) || !jsonEquals(a[k], b[k])) return false;
+  return true;
 }
 
 /**
@@ -34,13 +45,14 @@ export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): 
  */
 export class GraphWriter {
   #created = 0;
-  readonly #passStart = new Map<
-    string,
-    { get: () => JsonValue | undefined; start: JsonValue | undefined }
-  >();
+  /** Values at the start of the pass, per resource / relation and key (first change only). */
+  readonly #startProps = new Map<Resource, Map<string, JsonValue | undefined>>();
+  readonly #startRelProps = new Map<Relation, Map<string, JsonValue | undefined>>();
   readonly #graph: Graph;
   readonly #issues: IssueCollector;
-  readonly #owners = new Map<number, Map<string, string>>();
+  /** Last writer of each property: resource id -> key -> site number * 2^26 + origin + 1. */
+  readonly #owners = new Map<number, Map<string, number>>();
+  readonly #sites = new Map<string, number>();
   readonly #conflicts = new Set<string>();
 
   /**
@@ -55,7 +67,8 @@ export class GraphWriter {
   /** Starts a pass: forgets the values seen at the start of the previous pass. */
   resetChanges(): void {
     this.#created = 0;
-    this.#passStart.clear();
+    this.#startProps.clear();
+    this.#startRelProps.clear();
   }
 
   /**
@@ -65,12 +78,13 @@ export class GraphWriter {
    */
   get changes(): number {
     let n = this.#created;
-    for (const { get, start } of this.#passStart.values()) if (!jsonEquals(get(), start)) n++;
+    for (const [r, keys] of this.#startProps) {
+      for (const [k, start] of keys) if (!jsonEquals(r.properties[k], start)) n++;
+    }
+    for (const [r, keys] of this.#startRelProps) {
+      for (const [k, start] of keys) if (!jsonEquals(r.properties[k], start)) n++;
+    }
     return n;
-  }
-
-  #remember(id: string, get: () => JsonValue | undefined): void {
-    if (!this.#passStart.has(id)) this.#passStart.set(id, { get, start: get() });
   }
 
   /** Creates or returns the resource (type, name). */
@@ -81,20 +95,45 @@ export class GraphWriter {
     return this.#graph.upsertResource(type, name);
   }
 
+  /** Fills in `site.siteNumber` (interned file + rule). */
+  intern(site: WriteSite): void {
+    this.#ownerOf(site);
+  }
+
+  #ownerOf(site: WriteSite): number {
+    let n = site.siteNumber;
+    if (n === undefined) {
+      const id = `${site.file}\u0000${site.rule}`;
+      n = this.#sites.get(id);
+      if (n === undefined) {
+        n = this.#sites.size + 1;
+        this.#sites.set(id, n);
+      }
+      site.siteNumber = n;
+    }
+    return n * 2 ** 26 + site.origin + 1;
+  }
+
   /** Sets a property with M80 semantics. */
   set(resource: Resource, key: string, value: JsonValue, site: WriteSite): void {
     if (key === "name") return;
     const old = resource.properties[key];
-    const owner = `${site.file}\u0000${site.rule}\u0000${site.origin}`;
+    if (jsonEquals(old, value)) return;
+    const owner = this.#ownerOf(site);
     let owners = this.#owners.get(resource.id);
     if (!owners) {
       owners = new Map();
       this.#owners.set(resource.id, owners);
     }
+    // The owner only changes with the value: an equal write keeps the first writer.
     const previous = owners.get(key);
     owners.set(key, owner);
-    if (jsonEquals(old, value)) return;
-    this.#remember(`p\u0000${resource.id}\u0000${key}`, () => resource.properties[key]);
+    let start = this.#startProps.get(resource);
+    if (!start) {
+      start = new Map();
+      this.#startProps.set(resource, start);
+    }
+    if (!start.has(key)) start.set(key, old);
     if (old !== undefined && previous !== owner) {
       const id = `${resource.id}\u0000${key}`;
       if (!this.#conflicts.has(id)) {
@@ -120,10 +159,14 @@ export class GraphWriter {
     }
     if (properties) {
       for (const [k, v] of Object.entries(properties)) {
-        if (!jsonEquals(existing.properties[k], v)) {
-          this.#remember(`r\u0000${existing.id}\u0000${k}`, () => existing.properties[k]);
-          this.#graph.setRelationProperty(existing, k, v);
+        if (jsonEquals(existing.properties[k], v)) continue;
+        let start = this.#startRelProps.get(existing);
+        if (!start) {
+          start = new Map();
+          this.#startRelProps.set(existing, start);
         }
+        if (!start.has(k)) start.set(k, existing.properties[k]);
+        this.#graph.setRelationProperty(existing, k, v);
       }
     }
     return existing;
