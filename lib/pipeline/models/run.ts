@@ -45,6 +45,8 @@ export class BlockRun {
   readonly label: string;
 
   /**
+   * Prepares one block evaluation.
+   *
    * @param state model phase state
    * @param prepared the block's chunk
    * @param block the block

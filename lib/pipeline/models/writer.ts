@@ -56,6 +56,8 @@ export class GraphWriter {
   readonly #conflicts = new Set<string>();
 
   /**
+   * Creates a writer over `graph`.
+   *
    * @param graph graph to mutate
    * @param issues where merge warnings go
    */

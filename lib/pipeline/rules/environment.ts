@@ -93,6 +93,8 @@ export class RuleEnvironment {
   readonly #json = new JsonQueryCache();
 
   /**
+   * Creates the environment of one build phase.
+   *
    * @param ctx phase context
    * @param phase phase name for issues (`models`, `compliance`, `outputs`)
    */

@@ -37,6 +37,8 @@ export class RuleError extends Error {
   readonly template?: TemplateFailure;
 
   /**
+   * Creates a rule error.
+   *
    * @param message what went wrong
    * @param key rule key at fault
    * @param code stable issue code (default `rule_error`)

@@ -138,6 +138,8 @@ export class JsonQueryCache {
 /** A header failure: reported once per chunk at the header key's line. */
 export class HeaderError extends RuleError {
   /**
+   * Wraps a rule error raised while evaluating a header entry.
+   *
    * @param cause the underlying rule error
    * @param dynamic whether the entry depends on the iteration (origin) context
    */
