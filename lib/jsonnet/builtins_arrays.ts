@@ -9,74 +9,10 @@ import { typeName } from "./evaluator.ts";
 import { arr, boolArg, call, callT, func, mkArray, numArg, strArg } from "./builtins_util.ts";
 import { sliceValue } from "./indexing.ts";
 import { fieldNames } from "./objects.ts";
-import { compare, equals } from "./operators.ts";
+import { equals } from "./operators.ts";
 import { type AnyNative, callStd } from "./std_bridge.ts";
 import { codePoints, cpLength } from "./strings.ts";
 import { Thunk, type Value, VArray, VFunc, VObject } from "./values.ts";
-
-const ID = new VFunc("id", [{ name: "x" }], null, null, (_ev, a) => a[0].force());
-
-function keyed(ev: Evaluator, a: VArray, keyF: Value, loc: Loc): { v: Value; k: Value }[] {
-  const f = func(ev, keyF, "sort", loc);
-  return a.elems.map((t) => {
-    const v = t.force();
-    return { v, k: f === ID ? v : call(ev, f, loc, v) };
-  });
-}
-
-function sortKeyed(ev: Evaluator, a: VArray, keyF: Value, loc: Loc) {
-  const items = keyed(ev, a, keyF, loc);
-  return items.sort((x, y) => compare(ev, x.k, y.k, loc));
-}
-
-function uniqKeyed(ev: Evaluator, items: { v: Value; k: Value }[], loc: Loc) {
-  const out: { v: Value; k: Value }[] = [];
-  for (const it of items) {
-    if (out.length && equals(ev, out[out.length - 1].k, it.k, loc)) continue;
-    out.push(it);
-  }
-  return out;
-}
-
-function setOp(ev: Evaluator, args: Value[], loc: Loc, mode: "union" | "inter" | "diff"): Value {
-  const a = keyed(ev, arr(ev, args[0], "set" + mode, loc), args[2], loc);
-  const b = keyed(ev, arr(ev, args[1], "set" + mode, loc), args[2], loc);
-  const out: Value[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const c = compare(ev, a[i].k, b[j].k, loc);
-    if (c === 0) {
-      if (mode !== "diff") out.push(a[i].v);
-      i++;
-      j++;
-    } else if (c < 0) {
-      if (mode !== "inter") out.push(a[i].v);
-      i++;
-    } else {
-      if (mode === "union") out.push(b[j].v);
-      j++;
-    }
-  }
-  if (mode !== "inter") { for (; i < a.length; i++) out.push(a[i].v); }
-  if (mode === "union") { for (; j < b.length; j++) out.push(b[j].v); }
-  return mkArray(out);
-}
-
-function minMax(ev: Evaluator, args: Value[], loc: Loc, sign: number, name: string): Value {
-  const a = arr(ev, args[0], name, loc);
-  if (a.elems.length === 0) {
-    if (args[2] === undefined || args[2] === UNSET_ERR) {
-      ev.error(loc, `Expected at least one element in array. Got none`);
-    }
-    return args[2];
-  }
-  const items = keyed(ev, a, args[1], loc);
-  let best = items[0];
-  for (const it of items.slice(1)) if (compare(ev, it.k, best.k, loc) * sign > 0) best = it;
-  return best.v;
-}
-const UNSET_ERR = "\u0000__jsonnet_no_default__";
 
 /** Natives for arrays, strings and general values. */
 export const arrayBuiltins: Record<string, AnyNative> = {
@@ -215,58 +151,6 @@ export const arrayBuiltins: Record<string, AnyNative> = {
       return acc;
     },
   },
-  sort: {
-    params: ["arr", "keyF"],
-    defaults: [undefined, ID],
-    fn: (ev: Evaluator, [a, k], loc) =>
-      mkArray(sortKeyed(ev, arr(ev, a, "sort", loc), k, loc).map((x) => x.v)),
-  },
-  uniq: {
-    params: ["arr", "keyF"],
-    defaults: [undefined, ID],
-    fn: (ev: Evaluator, [a, k], loc) =>
-      mkArray(uniqKeyed(ev, keyed(ev, arr(ev, a, "uniq", loc), k, loc), loc).map((x) => x.v)),
-  },
-  set: {
-    params: ["arr", "keyF"],
-    defaults: [undefined, ID],
-    fn: (ev: Evaluator, [a, k], loc) =>
-      mkArray(uniqKeyed(ev, sortKeyed(ev, arr(ev, a, "set", loc), k, loc), loc).map((x) => x.v)),
-  },
-  setUnion: {
-    params: ["a", "b", "keyF"],
-    defaults: [undefined, undefined, ID],
-    fn: (ev: Evaluator, a, l) => setOp(ev, a, l, "union"),
-  },
-  setInter: {
-    params: ["a", "b", "keyF"],
-    defaults: [undefined, undefined, ID],
-    fn: (ev: Evaluator, a, l) => setOp(ev, a, l, "inter"),
-  },
-  setDiff: {
-    params: ["a", "b", "keyF"],
-    defaults: [undefined, undefined, ID],
-    fn: (ev: Evaluator, a, l) => setOp(ev, a, l, "diff"),
-  },
-  setMember: {
-    params: ["x", "arr", "keyF"],
-    defaults: [undefined, undefined, ID],
-    fn: (ev: Evaluator, [x, a, k], loc) => {
-      const f = func(ev, k, "setMember", loc);
-      const key = f === ID ? x : call(ev, f, loc, x);
-      const items = keyed(ev, arr(ev, a, "setMember", loc), k, loc);
-      let lo = 0;
-      let hi = items.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const c = compare(ev, items[mid].k, key, loc);
-        if (c === 0) return true;
-        if (c < 0) lo = mid + 1;
-        else hi = mid - 1;
-      }
-      return false;
-    },
-  },
   all: {
     params: ["arr"],
     fn: (ev: Evaluator, [a], loc) => {
@@ -297,16 +181,6 @@ export const arrayBuiltins: Record<string, AnyNative> = {
       if (!xs.length) ev.error(loc, "Cannot calculate average of an empty array.");
       return xs.reduce((s, t) => s + numArg(ev, t.force(), "avg", loc), 0) / xs.length;
     },
-  },
-  minArray: {
-    params: ["arr", "keyF", "onEmpty"],
-    defaults: [undefined, ID, UNSET_ERR],
-    fn: (ev: Evaluator, a, loc) => minMax(ev, a, loc, -1, "minArray"),
-  },
-  maxArray: {
-    params: ["arr", "keyF", "onEmpty"],
-    defaults: [undefined, ID, UNSET_ERR],
-    fn: (ev: Evaluator, a, loc) => minMax(ev, a, loc, 1, "maxArray"),
   },
   member: {
     params: ["arr", "x"],
@@ -404,6 +278,33 @@ export const arrayBuiltins: Record<string, AnyNative> = {
         out.push(...arr(ev, x, "flattenArrays", loc).elems);
       }
       return new VArray(out);
+    },
+  },
+  flattenDeepArray: {
+    params: ["value"],
+    fn: (_ev: Evaluator, [v]) => {
+      const out: Thunk[] = [];
+      const rec = (x: Value) => {
+        if (x instanceof VArray) { for (const t of x.elems) rec(t.force()); }
+        else out.push(Thunk.of(x));
+      };
+      rec(v);
+      return new VArray(out);
+    },
+  },
+  xor: {
+    params: ["x", "y"],
+    fn: (ev: Evaluator, [x, y], loc) => boolArg(ev, x, "xor", loc) !== boolArg(ev, y, "xor", loc),
+  },
+  xnor: {
+    params: ["x", "y"],
+    fn: (ev: Evaluator, [x, y], loc) => boolArg(ev, x, "xnor", loc) === boolArg(ev, y, "xnor", loc),
+  },
+  resolvePath: {
+    params: ["f", "r"],
+    fn: (ev: Evaluator, [f, r], loc) => {
+      const parts = strArg(ev, f, "resolvePath", loc).split("/");
+      return [...parts.slice(0, -1), strArg(ev, r, "resolvePath", loc)].join("/");
     },
   },
   reverse: {

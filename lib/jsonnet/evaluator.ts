@@ -7,7 +7,7 @@
 import type { Bind, CompSpec, Loc, Node } from "./ast.ts";
 import { BuiltinError, JsonnetError, type TraceFrame } from "./errors.ts";
 import { Env, Thunk, type Value, VArray, VFunc, VObject } from "./values.ts";
-import { binary, unary } from "./operators.ts";
+import { applyBinary, binary, unary } from "./operators.ts";
 import {
   checkAsserts,
   hasField,
@@ -54,7 +54,8 @@ export class Evaluator {
   depth = 0;
   steps = 0;
   readonly stack: TraceFrame[] = [];
-  private readonly maxStack: number;
+  /** The Jsonnet stack limit (frames). */
+  readonly maxStack: number;
   private readonly maxSteps: number;
   private readonly deadline: number;
   private nextCheck = 4096;
@@ -107,12 +108,7 @@ export class Evaluator {
         break;
       }
     }
-    return new Thunk(() => {
-      if (++this.depth > this.maxStack) this.error(n.loc, "max stack frames exceeded.");
-      const v = this.eval(n, env);
-      this.depth--;
-      return v;
-    });
+    return Thunk.expr(this, n, env);
   }
 
   /** Binds `local` definitions (mutually recursive) in a fresh scope. */
@@ -196,7 +192,9 @@ export class Evaluator {
         return this.call(fn, args, named, n.loc);
       }
       case "bin":
-        return binary(this, n, env);
+        return n.l.k === "bin"
+          ? binary(this, n, env)
+          : applyBinary(this, n, this.eval(n.l, env), env);
       case "un":
         return unary(this, n.op, this.eval(n.e, env), n.loc);
       case "local":
@@ -270,16 +268,25 @@ export class Evaluator {
   /** Calls a function value with positional and named argument thunks. */
   call(fn: VFunc, args: Thunk[], named: [string, Thunk][], loc: Loc): Value {
     this.enter(loc, `function <${fn.name}>`);
-    let r = this.invoke(fn, args, named, loc);
-    while (r instanceof TailCall) {
+    while (true) {
+      const r = fn.native
+        ? this.callNative(fn, args, named, loc)
+        : this.evalTail(fn.body!, this.bindArgs(fn, args, named, loc));
+      if (!(r instanceof TailCall)) {
+        this.leave();
+        return r;
+      }
       this.stack[this.stack.length - 1] = { loc: r.loc, name: `function <${r.fn.name}>` };
-      r = this.invoke(r.fn, r.args, r.named, r.loc);
+      ({ fn, args, named, loc } = r);
     }
-    this.leave();
-    return r;
   }
 
-  private invoke(fn: VFunc, args: Thunk[], named: [string, Thunk][], loc: Loc): Value | TailCall {
+  private bound(
+    fn: VFunc,
+    args: Thunk[],
+    named: [string, Thunk][],
+    loc: Loc,
+  ): (Thunk | undefined)[] {
     const params = fn.params;
     if (args.length > params.length) {
       this.error(loc, `too many args, function has ${params.length} parameter(s)`);
@@ -291,8 +298,15 @@ export class Evaluator {
       if (bound[i]) this.error(loc, `binding parameter a second time: ${name}`);
       bound[i] = t;
     }
-    if (fn.native) {
-      const full: Thunk[] = [];
+    return bound;
+  }
+
+  private callNative(fn: VFunc, args: Thunk[], named: [string, Thunk][], loc: Loc): Value {
+    const params = fn.params;
+    let full = args;
+    if (named.length !== 0 || args.length !== params.length) {
+      const bound = this.bound(fn, args, named, loc);
+      full = [];
       for (let i = 0; i < params.length; i++) {
         let t = bound[i];
         if (!t) {
@@ -304,13 +318,20 @@ export class Evaluator {
         }
         full.push(t);
       }
-      try {
-        return fn.native(this, full, loc);
-      } catch (e) {
-        if (e instanceof BuiltinError) this.error(loc, e.message);
-        throw e;
-      }
     }
+    try {
+      return fn.native!(this, full, loc);
+    } catch (e) {
+      if (e instanceof BuiltinError) this.error(loc, e.message);
+      throw e;
+    }
+  }
+
+  private bindArgs(fn: VFunc, args: Thunk[], named: [string, Thunk][], loc: Loc): Env {
+    const params = fn.params;
+    const bound = named.length === 0 && args.length === params.length
+      ? args
+      : this.bound(fn, args, named, loc);
     const env = new Env(fn.env, new Map());
     for (let i = 0; i < params.length; i++) {
       const t = bound[i];
@@ -318,7 +339,7 @@ export class Evaluator {
       else if (params[i].def) env.set(params[i].name, this.thunk(params[i].def!, env));
       else this.error(loc, `function parameter ${params[i].name} not bound in call.`);
     }
-    return this.evalTail(fn.body!, env);
+    return env;
   }
 
   /** Evaluates a function body; `tailstrict` calls in tail position become TailCall records. */

@@ -104,7 +104,8 @@ export function binary(ev: Evaluator, n: BinNode, env: Env): Value {
   return acc;
 }
 
-function applyBinary(ev: Evaluator, n: BinNode, a: Value, env: Env): Value {
+/** Applies binary node `n` to an already evaluated left operand. */
+export function applyBinary(ev: Evaluator, n: BinNode, a: Value, env: Env): Value {
   const op = n.op;
   const loc = n.loc;
   if (op === "&&" || op === "||") {

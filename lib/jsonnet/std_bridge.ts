@@ -14,6 +14,7 @@ import { pureStd, StdError } from "./std/mod.ts";
 import { type FieldDef, Thunk, type Value, VFunc, VObject } from "./values.ts";
 import { arrayBuiltins } from "./builtins_arrays.ts";
 import { objectBuiltins } from "./builtins_objects.ts";
+import { setBuiltins } from "./builtins_sets.ts";
 
 /** A native std function: parameter names, defaults for optional trailing ones, body. */
 export interface NativeSpec {
@@ -93,7 +94,7 @@ export function stdObject(): VObject {
   for (const name of Object.keys(pureStd)) {
     fields.set(name, { hide: Hide.Hidden, plus: false, thunk: Thunk.of(pureFunc(name)) });
   }
-  for (const table of [arrayBuiltins, objectBuiltins]) {
+  for (const table of [arrayBuiltins, setBuiltins, objectBuiltins]) {
     for (const [name, spec] of Object.entries(table)) {
       fields.set(name, { hide: Hide.Hidden, plus: false, thunk: Thunk.of(nativeFunc(name, spec)) });
     }

@@ -10,10 +10,17 @@ import type { Evaluator } from "./evaluator.ts";
 /** A forced Jsonnet value. Primitives are represented by JS primitives. */
 export type Value = null | boolean | number | string | VArray | VObject | VFunc;
 
-/** A lazily computed value; forced at most once. */
+/**
+ * A lazily computed value; forced at most once. Either a closure or an (expression, environment)
+ * pair evaluated directly — the latter saves a JS stack frame per forced thunk, which matters for
+ * deep recursion.
+ */
 export class Thunk {
   private v: Value | undefined;
   private f: (() => Value) | null;
+  private n: Node | null = null;
+  private e: Env | null = null;
+  private ev: Evaluator | null = null;
   constructor(f: (() => Value) | null, v?: Value) {
     this.f = f;
     this.v = v;
@@ -22,8 +29,27 @@ export class Thunk {
   static of(v: Value): Thunk {
     return new Thunk(null, v);
   }
+  /** A thunk evaluating `n` in `env` (counted as a Jsonnet stack frame when forced). */
+  static expr(ev: Evaluator, n: Node, env: Env): Thunk {
+    const t = new Thunk(null);
+    t.n = n;
+    t.e = env;
+    t.ev = ev;
+    return t;
+  }
   /** Evaluates (once) and returns the value. */
   force(): Value {
+    if (this.n !== null) {
+      const ev = this.ev!;
+      if (++ev.depth > ev.maxStack) ev.error(this.n.loc, "max stack frames exceeded.");
+      const v = ev.eval(this.n, this.e!);
+      ev.depth--;
+      this.v = v;
+      this.n = null;
+      this.e = null;
+      this.ev = null;
+      return v;
+    }
     const f = this.f;
     if (f !== null) {
       this.v = f();
