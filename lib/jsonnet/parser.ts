@@ -424,6 +424,13 @@ class Parser {
       if (fields.length !== 1 || asserts.length) {
         this.fail(close, "object comprehension can only have one field.");
       }
+      if (fields[0].hide !== Hide.Inherit) {
+        throw new JsonnetError(
+          "STATIC ERROR",
+          "object comprehensions cannot have hidden fields.",
+          fields[0].loc,
+        );
+      }
       if (fields[0].name.k === "lit" && !fields[0].dyn) {
         this.fail(close, "Object comprehensions can only have [e] fields.");
       }

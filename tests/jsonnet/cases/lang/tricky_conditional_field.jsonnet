@@ -1,0 +1,1 @@
+local debug = false; { always: 1, [if debug then 'debug']: true }

@@ -1,0 +1,1 @@
+local merge(a, b) = a + { [k]: if std.isObject(b[k]) && std.objectHas(a, k) && std.isObject(a[k]) then merge(a[k], b[k]) else b[k] for k in std.objectFields(b) }; merge({ a: { b: 1, c: 2 }, d: 3 }, { a: { c: 20, e: 5 }, f: 6 })

@@ -1,0 +1,1 @@
+{ base: 10, items: { [k]: $.base + std.length(k) for k in ['a', 'bb'] } }

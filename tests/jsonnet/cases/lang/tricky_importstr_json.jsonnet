@@ -1,0 +1,1 @@
+std.parseJson(importstr 'lib/conf.json').items

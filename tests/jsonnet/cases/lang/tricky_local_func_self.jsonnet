@@ -1,0 +1,1 @@
+{ local f(x) = x + self.k, k: 1, r: f(10) } + { k: 100 }

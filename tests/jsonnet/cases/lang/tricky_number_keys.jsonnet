@@ -1,0 +1,1 @@
+{ ['' + i]: i * i for i in std.range(8, 12) }

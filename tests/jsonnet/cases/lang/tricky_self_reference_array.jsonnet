@@ -1,0 +1,1 @@
+{ list: [self.a, self.b], a: 1, b: 2 }

@@ -1,0 +1,1 @@
+'abcdefghij'[1:9:3]

@@ -1,0 +1,1 @@
+{ std: 1, v: std.length([1, 2]) }

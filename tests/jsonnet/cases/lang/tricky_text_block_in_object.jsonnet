@@ -1,0 +1,4 @@
+{ script: |||
+    #!/bin/sh
+    echo "hi"
+  |||, after: 1 }
