@@ -128,8 +128,11 @@ function timeBinary(label: string, runs: number, src: string, args: string[]): s
 }
 
 const zoneVm = new JsonnetVM({ extVars: { origin_resource: origin } });
-const zone = timeOurs("zone file (50 lines, 1000x)", 1000, () =>
-  zoneVm.evaluateToString(ZONE, "zone.jsonnet", true));
+const zone = timeOurs(
+  "zone file (50 lines, 1000x)",
+  1000,
+  () => zoneVm.evaluateToString(ZONE, "zone.jsonnet", true),
+);
 const zoneRef = timeBinary("zone file (50 lines)", 20, ZONE, [
   "-S",
   "--ext-code",

@@ -75,6 +75,9 @@ export interface GraphEngineOptions {
   phases?: RulePhases;
 }
 
+/** Lines of one build kept for clients that join the build stream late. */
+const MAX_LOG_LINES = 10_000;
+
 function emptySnapshot(): Snapshot {
   const graph = new Graph();
   graph.seal();
@@ -114,8 +117,10 @@ export class GraphEngine {
   #listeners = new Set<(event: BuildEvent) => void>();
   #waiters: { generation: number; resolve: (s: BuildStatus) => void }[] = [];
   #params: Record<string, JsonValue>;
+  #currentLog: string[] = [];
+  #lastFinal: string | undefined;
 
-  /** @param options workspace, modules, parameters and pipeline hooks */
+  /** Creates an engine; nothing is built until a rebuild is requested. @param options workspace, modules, parameters and pipeline hooks */
   constructor(options: GraphEngineOptions) {
     this.#options = options;
     this.#params = { ...(options.params ?? {}) };
@@ -157,7 +162,19 @@ export class GraphEngine {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * The build log for late joiners: the lines of the running (or last) build and the final line
+   * (`BUILD_COMPLETE` / `BUILD_FAILED: …`) of the last finished build.
+   */
+  get buildLog(): { lines: readonly string[]; final: string | undefined } {
+    return { lines: this.#currentLog, final: this.#lastFinal };
+  }
+
   #emit(event: BuildEvent): void {
+    if (event.kind === "start") this.#currentLog = [];
+    else if (event.kind === "line") {
+      if (this.#currentLog.length < MAX_LOG_LINES) this.#currentLog.push(event.text);
+    } else this.#lastFinal = event.message;
     for (const l of this.#listeners) {
       try {
         l(event);

@@ -22,6 +22,7 @@ export class ParseError extends Error {
    * @param column 1-based column, when known
    * @param code stable machine-readable code
    */
+  /** Creates the error; the message is prefixed with `file:line:column`. */
   constructor(
     readonly reason: string,
     readonly file: string,

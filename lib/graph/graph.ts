@@ -48,7 +48,7 @@ export interface Relation {
 
 /** Thrown when a sealed graph is mutated or an argument is invalid. */
 export class GraphError extends Error {
-  /** @param message what went wrong */
+  /** Creates the error. @param message what went wrong */
   constructor(message: string) {
     super(message);
     this.name = "GraphError";

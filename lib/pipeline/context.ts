@@ -17,6 +17,11 @@ export interface TemplateRenderer {
    * `models/net.toml: create_resource[0].name`. Throws `TemplateError` on failure.
    */
   render(source: string, context: Record<string, unknown>, name: string): string;
+  /**
+   * Restarts `counter()` sequences. The model phase calls it before every pass so repeated
+   * passes render the same values and can converge.
+   */
+  resetCounters?(): void;
 }
 
 /** A downloadable or graph-only artifact produced by an output rule. */

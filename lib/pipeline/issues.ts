@@ -54,7 +54,7 @@ export class IssueCollector {
   readonly #issues: BuildIssue[] = [];
   readonly #listener?: (issue: BuildIssue) => void;
 
-  /** @param listener called for every issue as it is reported */
+  /** Creates an empty collector. @param listener called for every issue as it is reported */
   constructor(listener?: (issue: BuildIssue) => void) {
     this.#listener = listener;
   }

@@ -12,7 +12,7 @@ import type { TemplateRenderer } from "./context.ts";
 
 /** Options of {@link createTemplateRenderer}. */
 export interface TemplateRendererOptions {
-  /** Clock for `now()` (tests pin it). */
+  /** Clock read once per build for `now()` (tests pin it). */
   clock?: () => Date;
 }
 
@@ -30,14 +30,17 @@ export function createTemplateRenderer(
   _params: Readonly<Record<string, JsonValue>> = {},
   options: TemplateRendererOptions = {},
 ): TemplateRenderer {
-  const extensions = createEngineExtensions({
-    counters: new BuildCounters(),
-    clock: options.clock,
-  });
+  // One instant per build: `now()` must not differ between model passes (or they never converge).
+  const instant = (options.clock ?? (() => new Date()))().getTime();
+  const counters = new BuildCounters();
+  const extensions = createEngineExtensions({ counters, clock: () => new Date(instant) });
   const env = new TemplateEnvironment({
     filters: extensions.filters,
     functions: extensions.functions,
     tests: extensions.tests,
   });
-  return { render: (source, context, name) => env.render(source, context, name) };
+  return {
+    render: (source, context, name) => env.render(source, context, name),
+    resetCounters: () => counters.reset(),
+  };
 }

@@ -18,6 +18,7 @@ export class TemplateError extends Error {
   /** `"syntax"` for parse errors, `"render"` for errors while rendering. */
   readonly kind: "syntax" | "render";
 
+  /** Creates the error with a caret excerpt of the offending line. */
   constructor(
     kind: "syntax" | "render",
     reason: string,

@@ -17,11 +17,12 @@ import { joinPath, normalizeWorkspacePath, type Workspace } from "./workspace.ts
  * ```
  */
 export class DenoFsWorkspace implements Workspace {
+  /** The root directory. */
   readonly location: string;
   readonly #root: string;
   readonly #locks = new Map<string, Promise<void>>();
 
-  /** @param root directory on disk */
+  /** Creates a workspace rooted at `root`. @param root directory on disk */
   constructor(root: string) {
     this.#root = root.replace(/\/+$/, "") || "/";
     this.location = this.#root;
@@ -31,6 +32,7 @@ export class DenoFsWorkspace implements Workspace {
     return `${this.#root}/${normalizeWorkspacePath(path)}`;
   }
 
+  /** Text of the file at `path`, or `undefined` when it does not exist. */
   async readText(path: string): Promise<string | undefined> {
     try {
       return await Deno.readTextFile(this.#abs(path));
@@ -42,6 +44,7 @@ export class DenoFsWorkspace implements Workspace {
     }
   }
 
+  /** Every regular file below `dir` (symlinked directories are not followed), sorted. */
   async listFiles(dir: string): Promise<string[]> {
     const out: string[] = [];
     const start = dir === "" ? "" : normalizeWorkspacePath(dir);
@@ -70,6 +73,7 @@ export class DenoFsWorkspace implements Workspace {
     return out.sort();
   }
 
+  /** Writes atomically (temp file, fsync, rename), serialised per file. */
   writeTextAtomic(path: string, text: string): Promise<void> {
     const key = normalizeWorkspacePath(path);
     const previous = this.#locks.get(key) ?? Promise.resolve();

@@ -16,10 +16,11 @@ import { normalizeWorkspacePath, type Workspace } from "./workspace.ts";
  * ```
  */
 export class MemoryWorkspace implements Workspace {
+  /** Label used in messages. */
   readonly location: string;
   readonly #files = new Map<string, string>();
 
-  /** @param files initial files, path to text @param location label used in messages */
+  /** Creates a workspace holding `files`. @param files initial files, path to text @param location label used in messages */
   constructor(files: Record<string, string> = {}, location = "memory:") {
     this.location = location;
     for (const [path, text] of Object.entries(files)) {
@@ -27,16 +28,19 @@ export class MemoryWorkspace implements Workspace {
     }
   }
 
+  /** Text of the file at `path`, or `undefined`. */
   readText(path: string): Promise<string | undefined> {
     return Promise.resolve(this.#files.get(normalizeWorkspacePath(path)));
   }
 
+  /** Files below `dir`, sorted. */
   listFiles(dir: string): Promise<string[]> {
     const prefix = dir === "" ? "" : normalizeWorkspacePath(dir) + "/";
     const out = [...this.#files.keys()].filter((p) => p.startsWith(prefix));
     return Promise.resolve(out.sort());
   }
 
+  /** Stores `text` at `path` (atomic by construction). */
   writeTextAtomic(path: string, text: string): Promise<void> {
     this.#files.set(normalizeWorkspacePath(path), text);
     return Promise.resolve();

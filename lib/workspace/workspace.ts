@@ -22,7 +22,7 @@ export interface Workspace {
 
 /** Thrown for a path that is absolute, escapes the workspace, or is otherwise unsafe. */
 export class UnsafePathError extends Error {
-  /** @param path the rejected path @param reason why it was rejected */
+  /** Creates the error for `path`. @param path the rejected path @param reason why it was rejected */
   constructor(readonly path: string, reason: string) {
     super(`unsafe path '${path}': ${reason}`);
     this.name = "UnsafePathError";

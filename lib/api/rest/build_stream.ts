@@ -7,19 +7,12 @@
  * @module
  */
 import type { Hono } from "hono";
-import type { BuildEvent, GraphEngine } from "../../engine.ts";
+import type { GraphEngine } from "../../engine.ts";
 
 const KEEP_ALIVE_MS = 15_000;
 
 /** Registers the build stream route, replaying the current build for late joiners. */
 export function registerBuildStreamRoute(app: Hono, engine: GraphEngine): void {
-  let currentLines: string[] = [];
-  let lastFinal: string | undefined;
-  engine.subscribe((event: BuildEvent) => {
-    if (event.kind === "start") currentLines = [];
-    else if (event.kind === "line") currentLines.push(event.text);
-    else lastFinal = event.message;
-  });
   app.get("/api/build/stream", (c) => {
     const encoder = new TextEncoder();
     let unsubscribe = () => {};
@@ -31,8 +24,9 @@ export function registerBuildStreamRoute(app: Hono, engine: GraphEngine): void {
             controller.enqueue(encoder.encode(`data: ${text.replace(/\r?\n/g, " ")}\n\n`));
           } catch { /* closed */ }
         };
-        if (engine.busy) { for (const l of currentLines) send(l); }
-        else if (lastFinal) send(lastFinal);
+        const log = engine.buildLog;
+        if (engine.busy) { for (const l of log.lines) send(l); }
+        else if (log.final) send(log.final);
         unsubscribe = engine.subscribe((event) => {
           if (event.kind === "line") send(event.text);
           else if (event.kind === "end") send(event.message);

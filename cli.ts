@@ -1,0 +1,286 @@
+/**
+ * Command line of graphsvc: `graphsvc-ce` (community edition) and `graphsvc-ee` (service
+ * edition). A thin adapter: argument parsing, files, exit codes; the work is done by `lib/`.
+ *
+ * ```sh
+ * deno run -A cli.ts --data-dir ./data serve --port 7600
+ * deno run -A cli.ts --data-dir ./data build --graph-json graph.json --output-dir out
+ * ```
+ *
+ * @module
+ */
+import { Command, CommanderError, Option } from "@commander-js/extra-typings";
+import { DenoFsWorkspace } from "./lib/workspace/deno_fs.ts";
+import type { LayerSource } from "./lib/workspace/sources.ts";
+import type { JsonValue } from "./lib/graph/graph.ts";
+import { GraphEngine } from "./lib/engine.ts";
+import { createTemplateRenderer } from "./lib/pipeline/templates.ts";
+import { defaultPhases } from "./lib/pipeline/phases.ts";
+import { formatIssue } from "./lib/pipeline/issues.ts";
+import { ModuleParamsError, parseModuleParams } from "./lib/cli/module_params.ts";
+import { artifactRelativePath } from "./lib/cli/artifact_paths.ts";
+import { VERSION } from "./lib/version.ts";
+import { serve } from "./server.ts";
+
+type Edition = "ce" | "ee";
+const LEVELS = ["error", "warn", "info", "debug"] as const;
+type Level = typeof LEVELS[number];
+
+/** Exit codes (reference CL21). */
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+class UsageError extends Error {}
+
+function editionFromEnv(): Edition {
+  return Deno.env.get("GRAPHSVC_EDITION") === "ee" ? "ee" : "ce";
+}
+
+function makeLogger(level: Level, edition: Edition): (l: string, text: string) => void {
+  const threshold = LEVELS.indexOf(level);
+  return (l, text) => {
+    const idx = LEVELS.indexOf(l as Level);
+    if (idx > threshold) return;
+    if (edition === "ee") {
+      // RFC 5424-style: <PRI>1 TIMESTAMP HOST APP - - - MSG (facility user = 1).
+      const severity = { error: 3, warn: 4, info: 6, debug: 7 }[l as Level] ?? 6;
+      console.error(`<${8 + severity}>1 ${new Date().toISOString()} - graphsvc-ee - - - ${text}`);
+    } else {
+      console.error(`${l.toUpperCase()} ${text}`);
+    }
+  };
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "module";
+}
+
+async function resolveModules(sources: string[]): Promise<LayerSource[]> {
+  const out: LayerSource[] = [];
+  const used = new Set<string>();
+  for (const source of sources) {
+    if (/^[a-z]+:\/\//i.test(source) || source.startsWith("git@")) {
+      throw new UsageError(`remote module sources are not supported yet: ${source}`);
+    }
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(source);
+    } catch {
+      throw new UsageError(`module '${source}' does not exist`);
+    }
+    if (!info.isDirectory) throw new UsageError(`module '${source}' is not a directory`);
+    const base = source.replace(/\/+$/, "").split("/").pop() ?? "module";
+    let id = slug(base);
+    for (let n = 2; used.has(id) || id === "data"; n++) id = `${slug(base)}-${n}`;
+    used.add(id);
+    out.push({ id, workspace: new DenoFsWorkspace(source) });
+  }
+  return out;
+}
+
+function readTextSync(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+interface GlobalOptions {
+  dataDir: string;
+  module: string[];
+  moduleParams: string[];
+  removeOrphanedAssets?: boolean;
+  logLevel: string;
+  maxLoop: number;
+}
+
+async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
+  let params: Record<string, JsonValue> = {};
+  for (const value of opts.moduleParams) {
+    try {
+      params = { ...params, ...parseModuleParams(value, readTextSync) };
+    } catch (e) {
+      if (e instanceof ModuleParamsError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
+  try {
+    if (!(await Deno.stat(opts.dataDir)).isDirectory) throw new Error();
+  } catch {
+    throw new UsageError(`data directory '${opts.dataDir}' does not exist`);
+  }
+  return new GraphEngine({
+    workspace: new DenoFsWorkspace(opts.dataDir),
+    modules: await resolveModules(opts.module),
+    params,
+    maxLoop: opts.maxLoop,
+    removeOrphanedAssets: opts.removeOrphanedAssets ?? false,
+    createTemplates: createTemplateRenderer,
+    phases: defaultPhases,
+  });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`expected a positive integer, got '${value}'`);
+  }
+  return n;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`invalid port '${value}'`);
+  return n;
+}
+
+async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+  await Deno.mkdir(dir, { recursive: true });
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  await Deno.writeTextFile(tmp, text);
+  await Deno.rename(tmp, path);
+}
+
+function buildProgram(edition: Edition, exit: { code: number }): Command {
+  const program = new Command()
+    .name(`graphsvc-${edition}`)
+    .description("Build and serve a typed property graph from CSV assets and TOML rules.")
+    .version(`graphsvc-${edition} ${VERSION}`, "-V, --version")
+    .option("--data-dir <dir>", "authoritative data directory", "./data")
+    .option(
+      "--module <source>",
+      "add a module (local directory); repeatable",
+      collect,
+      [] as string[],
+    )
+    .option(
+      "--module-params <value>",
+      "parameters: JSON object, @file or k=v,…; repeatable",
+      collect,
+      [] as string[],
+    )
+    .option("--remove-orphaned-assets", "drop orphaned asset resources before outputs")
+    .addOption(
+      new Option("--log-level <level>", "log level").choices(LEVELS).default("info" as Level),
+    )
+    .option("--max-loop <n>", "maximum model phase passes", positiveInt, 8)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) })
+    .showHelpAfterError();
+
+  program
+    .command("serve")
+    .description("build the graph and serve GraphQL and REST (rebuilds on changes)")
+    .option("--port <n>", "port", port, 7600)
+    .option("--host <addr>", "address to bind", "127.0.0.1")
+    .option("--no-watch", "do not rebuild when files under the data directory change")
+    .action(async (cmd) => {
+      const opts = program.opts() as GlobalOptions;
+      const engine = await createEngine(opts);
+      const log = makeLogger(opts.logLevel as Level, edition);
+      engine.subscribe((e) => {
+        if (e.kind === "line") log(e.level, e.text);
+      });
+      await serve(engine, {
+        port: cmd.port,
+        hostname: cmd.host,
+        edition,
+        watchDir: cmd.watch ? opts.dataDir : undefined,
+        log,
+      });
+    });
+
+  program
+    .command("build")
+    .description("run the pipeline once and print a summary (exit 1 on build errors)")
+    .option("--graph-json <file>", "write the graph as JSON")
+    .option(
+      "--output-dir <dir>",
+      "write every downloadable artifact to <dir>/<type>/<name>/<filename>",
+    )
+    .action(async (cmd) => {
+      const opts = program.opts() as GlobalOptions;
+      const engine = await createEngine(opts);
+      const log = makeLogger(opts.logLevel as Level, edition);
+      engine.subscribe((e) => {
+        if (e.kind === "line" && e.level !== "error" && e.level !== "warn") log(e.level, e.text);
+      });
+      const status = await engine.waitFor(engine.requestRebuild());
+      for (const issue of status.issues) {
+        const level = issue.severity === "error"
+          ? "error"
+          : issue.severity === "warning"
+          ? "warn"
+          : "info";
+        log(level, formatIssue(issue));
+      }
+      if (status.status !== "ok") {
+        console.log(`build failed: ${status.error}`);
+        exit.code = EXIT_FAILED;
+        return;
+      }
+      const snap = engine.current;
+      if (cmd.graphJson) await writeFileAtomic(cmd.graphJson, JSON.stringify(snap.graph.toJSON()));
+      let written = 0;
+      if (cmd.outputDir) {
+        for (const a of snap.artifacts) {
+          if (!a.filename || !a.mimetype) continue;
+          const rel = artifactRelativePath(a.type, a.name, a.filename);
+          if (!rel) {
+            log(
+              "warn",
+              `artifact ${a.type}/${a.name}/${a.filename} has an unsafe path; not written`,
+            );
+            continue;
+          }
+          await writeFileAtomic(`${cmd.outputDir}/${rel}`, a.body);
+          written++;
+        }
+      }
+      const warnings = status.issues.filter((i) => i.severity === "warning").length;
+      const s = snap.stats;
+      console.log(
+        `resources: ${s.resources}\nrelations: ${s.relations}\nfindings: ${s.findings}\nartifacts: ${s.artifacts}` +
+          (cmd.outputDir ? ` (${written} written to ${cmd.outputDir})` : "") +
+          `\nmodel passes: ${s.modelPasses}\nwarnings: ${warnings}`,
+      );
+    });
+  return program;
+}
+
+/** Runs the CLI with `args`; resolves to the process exit code. */
+export async function main(args: string[], edition: Edition = editionFromEnv()): Promise<number> {
+  const exit = { code: EXIT_OK };
+  let rest = args;
+  const flag = rest.indexOf("--edition");
+  if (flag >= 0 && rest[flag + 1]) {
+    edition = rest[flag + 1] === "ee" ? "ee" : "ce";
+    rest = [...rest.slice(0, flag), ...rest.slice(flag + 2)];
+  }
+  const program = buildProgram(edition, exit);
+  try {
+    await program.parseAsync(rest, { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      return e.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (e instanceof UsageError) {
+      console.error(`error: ${e.message}`);
+      return EXIT_USAGE;
+    }
+    console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT_FAILED;
+  }
+  return exit.code;
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

@@ -1,0 +1,112 @@
+/**
+ * The HTTP application: GraphQL, GraphiQL and the REST API, as a Hono app whose `fetch` works in
+ * any runtime (Deno.serve, edge functions, tests).
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { GraphEngine } from "../engine.ts";
+import { problem } from "./problem.ts";
+import { registerAssetReadRoutes } from "./rest/assets.ts";
+import { registerInfoRoutes, type ServerInfo } from "./rest/info.ts";
+import { registerBuildStreamRoute } from "./rest/build_stream.ts";
+import { registerOutputRoutes } from "./rest/outputs.ts";
+import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.ts";
+
+/** Largest accepted request body for REST endpoints (reference R93). */
+export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
+/** Largest accepted GraphQL request body. */
+export const MAX_GRAPHQL_BODY_BYTES = 1024 * 1024;
+
+/** Options of {@link createApp}. */
+export interface AppOptions extends Partial<ServerInfo> {
+  /** Reads GraphiQL's static files (from node_modules); without it `/graphiql` answers 404. */
+  readStaticAsset?: StaticAssetReader;
+}
+
+/** The HTTP application: a fetch handler usable with `Deno.serve`, edge runtimes and tests. */
+export interface GraphsvcApp {
+  /** Answers one request. */
+  fetch(request: Request): Response | Promise<Response>;
+}
+
+/**
+ * Creates the HTTP app for an engine.
+ *
+ * @example
+ * ```ts ignore
+ * const app = createApp(engine, { edition: "ce", version: "0.1.0" });
+ * Deno.serve({ port: 7600 }, app.fetch);
+ * ```
+ */
+export function createApp(engine: GraphEngine, options: AppOptions = {}): GraphsvcApp {
+  const app = new Hono();
+  const info: ServerInfo = {
+    edition: options.edition ?? "ce",
+    version: options.version ?? "0.0.0",
+    features: options.features ?? [],
+  };
+  app.use(
+    "/graphql",
+    bodyLimit({
+      maxSize: MAX_GRAPHQL_BODY_BYTES,
+      onError: () =>
+        problem(
+          413,
+          "payload-too-large",
+          `GraphQL request body exceeds ${MAX_GRAPHQL_BODY_BYTES} bytes`,
+        ),
+    }),
+  );
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_REST_BODY_BYTES,
+      onError: () =>
+        problem(413, "payload-too-large", `request body exceeds ${MAX_REST_BODY_BYTES} bytes`),
+    }),
+  );
+  registerGraphQLRoutes(app, engine, options.readStaticAsset);
+  registerAssetReadRoutes(app, engine.workspace);
+  registerInfoRoutes(app, engine, info);
+  registerBuildStreamRoute(app, engine);
+  registerOutputRoutes(app, engine);
+  app.get("/", (c) => c.redirect("/graphiql"));
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    if (path.startsWith("/api/") || path === "/api") {
+      const allow = allowedMethods(app, path);
+      if (allow.length > 0 && !allow.includes(c.req.method)) {
+        return problem(405, "method-not-allowed", `${c.req.method} is not allowed on ${path}`, {}, {
+          allow: allow.join(", "),
+        });
+      }
+    }
+    return problem(404, "not-found", `no route for ${c.req.method} ${path}`);
+  });
+  app.onError((err) => {
+    console.error(`internal error: ${err instanceof Error ? err.message : String(err)}`);
+    return problem(500, "internal", "the server failed to handle the request; see the server log");
+  });
+  return app;
+}
+
+function allowedMethods(app: Hono, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === "ALL") continue;
+    if (matches(route.path, path)) methods.add(route.method);
+  }
+  return [...methods].sort();
+}
+
+function matches(pattern: string, path: string): boolean {
+  if (pattern === path) return true;
+  if (pattern.endsWith("/*")) return path.startsWith(pattern.slice(0, -1));
+  const p = pattern.split("/");
+  const s = path.split("/");
+  if (p.length !== s.length) return false;
+  return p.every((seg, i) => seg.startsWith(":") ? s[i] !== "" : seg === s[i]);
+}

@@ -1,0 +1,84 @@
+/**
+ * graphsvc: build a typed property graph from CSV assets and TOML rules, and serve it.
+ *
+ * @example Build a graph in memory and query it
+ * ```ts
+ * import { createApp, createTemplateRenderer, defaultPhases, GraphEngine, MemoryWorkspace } from "./mod.ts";
+ *
+ * const engine = new GraphEngine({
+ *   workspace: new MemoryWorkspace({
+ *     "assets/service.csv": "name,database\napi,orders\n",
+ *     "assets/database.csv": "name,engine\norders,postgres\n",
+ *   }),
+ *   createTemplates: createTemplateRenderer,
+ *   phases: defaultPhases,
+ * });
+ * const snapshot = await engine.rebuild();
+ * console.log(snapshot.graph.relationCount); // 1
+ *
+ * const res = await createApp(engine).fetch(new Request("http://x/graphql", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json" },
+ *   body: JSON.stringify({ query: "{ service { name database { node { engine } } } }" }),
+ * }));
+ * console.log(await res.json());
+ * ```
+ *
+ * @module
+ */
+
+export { GraphEngine } from "./lib/engine.ts";
+export type { BuildEvent, BuildStatus, GraphEngineOptions, Snapshot } from "./lib/engine.ts";
+export { compareStrings, Graph, GraphError } from "./lib/graph/graph.ts";
+export type {
+  GraphJson,
+  GraphJsonEdge,
+  GraphJsonNode,
+  JsonValue,
+  Properties,
+  Relation,
+  Resource,
+} from "./lib/graph/graph.ts";
+export type { Workspace } from "./lib/workspace/workspace.ts";
+export { normalizeWorkspacePath, UnsafePathError } from "./lib/workspace/workspace.ts";
+export { MemoryWorkspace } from "./lib/workspace/memory.ts";
+export { DenoFsWorkspace } from "./lib/workspace/deno_fs.ts";
+export { loadSourceSet } from "./lib/workspace/sources.ts";
+export type { Layer, LayerSource, SourceFile, SourceSet } from "./lib/workspace/sources.ts";
+export { buildGraph } from "./lib/pipeline/build.ts";
+export type { BuildOptions, BuildResult, BuildStats, RulePhases } from "./lib/pipeline/build.ts";
+export { defaultPhases } from "./lib/pipeline/phases.ts";
+export { createTemplateRenderer } from "./lib/pipeline/templates.ts";
+export type { TemplateRendererOptions } from "./lib/pipeline/templates.ts";
+export type { RetypeRule } from "./lib/pipeline/linking.ts";
+export type {
+  AssetDeclaration,
+  ColumnDeclaration,
+  ModuleManifest,
+  ParamDeclaration,
+} from "./lib/workspace/manifest.ts";
+export type {
+  Artifact,
+  PhaseContext,
+  PipelineOptions,
+  TemplateRenderer,
+} from "./lib/pipeline/context.ts";
+export { formatIssue, IssueCollector } from "./lib/pipeline/issues.ts";
+export type { BuildIssue, Severity, SourceLocation } from "./lib/pipeline/issues.ts";
+export { ParseError } from "./lib/formats/errors.ts";
+export { parseCsv, stringifyCsv } from "./lib/formats/csv.ts";
+export type { CsvDocument, CsvRow } from "./lib/formats/csv.ts";
+export { createApp } from "./lib/api/app.ts";
+export type { AppOptions, GraphsvcApp } from "./lib/api/app.ts";
+export type { ServerInfo } from "./lib/api/rest/info.ts";
+export type { StaticAssetReader } from "./lib/api/graphql_routes.ts";
+export { renderTemplate, TemplateError } from "./lib/template/mod.ts";
+export { evaluateJsonnet, JsonnetError } from "./lib/jsonnet/mod.ts";
+export type {
+  EvaluateJsonnetOptions,
+  ImportResolver,
+  ImportResult,
+  Loc,
+  TraceFrame,
+} from "./lib/jsonnet/mod.ts";
+export { VERSION } from "./lib/version.ts";

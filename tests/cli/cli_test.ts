@@ -1,0 +1,109 @@
+import { assert, assertEquals } from "../_assert.ts";
+
+const root = new URL("../../", import.meta.url).pathname;
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}cli.ts`, ...args],
+    cwd: root,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+async function tempWorkspace(files: Record<string, string>): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "graphsvc-cli-" });
+  for (const [path, text] of Object.entries(files)) {
+    const full = `${dir}/${path}`;
+    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(full, text);
+  }
+  return dir;
+}
+
+Deno.test("CL18 build writes graph JSON in the documented shape and prints a summary", async () => {
+  const dir = await tempWorkspace({
+    "assets/service.csv": "name,database\napi,orders\n",
+    "assets/database.csv": "name\norders\n",
+  });
+  const out = `${dir}/graph.json`;
+  const r = await cli(["--data-dir", dir, "build", "--graph-json", out]);
+  assertEquals(r.code, 0, r.stderr);
+  assert(r.stdout.includes("resources: 2"), r.stdout);
+  assert(r.stdout.includes("relations: 1"), r.stdout);
+  const graph = JSON.parse(await Deno.readTextFile(out));
+  assertEquals(graph.edges, [{
+    source: { type: "service", name: "api" },
+    target: { type: "database", name: "orders" },
+    type: "database",
+    properties: {},
+  }]);
+  assertEquals(graph.nodes.map((n: { type: string }) => n.type), ["database", "service"]);
+});
+
+Deno.test("CL21 a broken CSV: exit 1 and the error names file and line", async () => {
+  const dir = await tempWorkspace({ "assets/h.csv": "name,v\nx,1\ny\n" });
+  const r = await cli(["--data-dir", dir, "build"]);
+  assertEquals(r.code, 1);
+  assert(r.stderr.includes("assets/h.csv:3"), r.stderr);
+  assert(r.stderr.includes("csv_ragged_row"), r.stderr);
+  assert(!r.stderr.includes("    at "), "no stack trace");
+});
+
+Deno.test("CL21/CL22 usage errors exit 2: unknown option, unknown command, missing data dir, bad params", async () => {
+  assertEquals((await cli(["--nope", "build"])).code, 2);
+  assertEquals((await cli(["frobnicate"])).code, 2);
+  assertEquals((await cli(["--data-dir", "/definitely/not/here", "build"])).code, 2);
+  const dir = await tempWorkspace({ "assets/h.csv": "name\nx\n" });
+  assertEquals((await cli(["--data-dir", dir, "--module-params", "{bad", "build"])).code, 2);
+});
+
+Deno.test("--version names the edition; GRAPHSVC_EDITION=ee selects graphsvc-ee", async () => {
+  const ce = await cli(["--version"]);
+  assertEquals(ce.code, 0);
+  assert(ce.stdout.startsWith("graphsvc-ce "), ce.stdout);
+  const ee = await cli(["--version"], { GRAPHSVC_EDITION: "ee" });
+  assert(ee.stdout.startsWith("graphsvc-ee "), ee.stdout);
+});
+
+Deno.test("CL10 serve answers GraphQL on the given port, then stops on SIGTERM", async () => {
+  const dir = await tempWorkspace({ "assets/h.csv": "name\nx\n" });
+  const port = 17000 + Math.floor(Math.random() * 2000);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `${root}cli.ts`,
+      "--data-dir",
+      dir,
+      "serve",
+      "--port",
+      String(port),
+      "--no-watch",
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    let body: { data?: { countNodes: number } } | undefined;
+    for (let i = 0; i < 100 && body?.data?.countNodes !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/graphql?query=%7BcountNodes%7D`);
+        body = await res.json();
+      } catch { /* not up yet */ }
+    }
+    assertEquals(body?.data?.countNodes, 1);
+  } finally {
+    child.kill("SIGTERM");
+    const status = await child.status;
+    await child.stderr.cancel();
+    assertEquals(status.code, 0);
+  }
+});
