@@ -39,7 +39,7 @@ export function registerGraphQLRoutes(
   app.on(["GET", "POST"], "/graphql", (c) => handler(c.req.raw));
   app.get("/graphiql", (c) => c.html(graphiqlHtml("/graphql")));
   app.get("/graphiql/assets/:file", async (c) => {
-    const asset = GRAPHIQL_ASSETS[c.req.param("file")];
+    const asset = GRAPHIQL_ASSETS[c.req.path];
     const bytes = asset && readStaticAsset ? await readStaticAsset(asset.path) : undefined;
     if (!asset || !bytes) return problem(404, "not-found", "no such GraphiQL asset");
     return new Response(bytes, {

@@ -189,3 +189,33 @@ Deno.test("R50/R51 build stream: a late client gets the last sentinel; a new bui
   controller.abort();
   await reader.cancel().catch(() => {});
 });
+
+Deno.test("G2 GraphiQL static assets are served from node_modules through the reader", async () => {
+  const workspace = new MemoryWorkspace({});
+  const engine = new GraphEngine({
+    workspace,
+    createTemplates: createTemplateRenderer,
+    phases: defaultPhases,
+  });
+  const served: string[] = [];
+  const app = createApp(engine, {
+    readStaticAsset: (path) => {
+      served.push(path);
+      return Promise.resolve(new TextEncoder().encode("/* js */"));
+    },
+  });
+  const html = await (await app.fetch(new Request("http://test/graphiql"))).text();
+  const scripts = [...html.matchAll(/(?:src|href)="(\/graphiql\/assets\/[^"]+)"/g)].map((m) =>
+    m[1]
+  );
+  assert(scripts.length >= 3, html);
+  for (const url of scripts) {
+    const res = await app.fetch(new Request(`http://test${url}`));
+    assertEquals(res.status, 200, url);
+    await res.body?.cancel();
+  }
+  assert(served.every((p) => p.startsWith("graphiql/") || p.startsWith("react")), served.join());
+  const missing = await app.fetch(new Request("http://test/graphiql/assets/evil.js"));
+  assertEquals(missing.status, 404);
+  await missing.body?.cancel();
+});
