@@ -151,8 +151,9 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
     }
   };
 
+  let assetTypes = new Set<string>();
   guarded("assets", () => {
-    runAssetPhase(ctx);
+    assetTypes = new Set(runAssetPhase(ctx).map((asset) => asset.type));
   });
   let retypeRules: RetypeRule[] = [];
   guarded("retype", () => {
@@ -174,7 +175,7 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
   link("models", false);
   runRulePhase(ctx, "compliance", phases.compliance && (() => phases.compliance!(ctx)), guarded);
   link("compliance", true);
-  if (ctx.options.removeOrphanedAssets) guarded("orphans", () => removeOrphans(ctx));
+  if (ctx.options.removeOrphanedAssets) guarded("orphans", () => removeOrphans(ctx, assetTypes));
   runRulePhase(ctx, "output", phases.outputs && (() => phases.outputs!(ctx)), guarded);
 
   graph.seal();
@@ -219,12 +220,8 @@ function runRulePhase(
   }
 }
 
-function removeOrphans(ctx: PhaseContext): void {
-  const assetTypes = new Set(
-    filesIn(ctx.sources, "assets", [".csv"]).map((f) =>
-      f.relPath.replace(/^.*\//, "").replace(/\.csv$/, "")
-    ),
-  );
+/** Removes asset-origin resources without relations (reference A23). */
+function removeOrphans(ctx: PhaseContext, assetTypes: ReadonlySet<string>): void {
   for (const r of [...ctx.graph.resources()]) {
     if (!assetTypes.has(r.type)) continue;
     if (ctx.graph.outgoing(r).length === 0 && ctx.graph.incoming(r).length === 0) {

@@ -130,3 +130,21 @@ Deno.test("MP24 a required parameter without a value fails the build", async () 
   assertEquals(engine.status?.status, "failed");
   assertEquals(engine.status?.issues[0].code, "param_missing");
 });
+
+Deno.test("A23 --remove-orphaned-assets drops unlinked rows of declared asset types too", async () => {
+  const workspace = new MemoryWorkspace({
+    "module.toml":
+      '[module]\nname = "m"\nversion = "1"\n[assets."user.csv"]\nresource_type = "person"\n',
+    "assets/user.csv": "name,team\nann,core\nbob,\n",
+    "assets/team.csv": "name\ncore\n",
+  });
+  const engine = new GraphEngine({
+    workspace,
+    createTemplates: createTemplateRenderer,
+    phases: defaultPhases,
+    removeOrphanedAssets: true,
+  });
+  const snap = await engine.rebuild();
+  assertEquals(snap.graph.resourcesOf("person").map((r) => r.name), ["ann"]);
+  assertEquals(snap.graph.resourcesOf("team").map((r) => r.name), ["core"]);
+});
