@@ -141,10 +141,41 @@ export function numberToString(v: number | TeraFloat): string {
   return isFloat(v) ? ryuF64(num(v)) : String(num(v));
 }
 
+/**
+ * Key under which a structured value keeps the text it was parsed from (see
+ * {@link withSourceText}).
+ */
+export const SOURCE_TEXT: unique symbol = Symbol("graphsvc.sourceText");
+
+/**
+ * Marks an array or object parsed from JSON text so that printing it (`{{ value }}`, `~`,
+ * `as_str`, `join`) yields that text again instead of Tera's display (`[a, b]`,
+ * `[object]`). Filters, loops, tests and indexing still see the structure. Used for
+ * `template!` header output (reference M3): modules write JSON in a block and both
+ * query it (`nth`, `jmespath`) and print it into a property that a Jsonnet output parses
+ * back (public_dns `provider_roles`). Derived values (`x | concat(…)`) are plain again.
+ *
+ * @example
+ * ```ts
+ * import { renderValue, withSourceText } from "./value.ts";
+ * const v = withSourceText([{ a: 1 }], '[{"a":1}]');
+ * console.log(renderValue(v)); // [{"a":1}]
+ * console.log(renderValue([{ a: 1 }])); // [[object]]
+ * ```
+ */
+export function withSourceText<T extends object>(value: T, text: string): T {
+  Object.defineProperty(value, SOURCE_TEXT, { value: text, enumerable: false });
+  return value;
+}
+
 /** How `{{ value }}` prints a value (Tera's `ValueRender`). */
 export function renderValue(v: unknown): string {
   if (typeof v === "string") return v;
   if (v === null || v === undefined) return "";
+  if (typeof v === "object") {
+    const source = (v as { [SOURCE_TEXT]?: string })[SOURCE_TEXT];
+    if (source !== undefined) return source;
+  }
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : displayF64(v);
   if (v instanceof TeraFloat) return displayF64(v.value);
   if (typeof v === "boolean") return v ? "true" : "false";

@@ -9,6 +9,7 @@ import type { JsonValue } from "../../graph/graph.ts";
 import type { HeaderEntry } from "../../formats/toml.ts";
 import { RuleError } from "./errors.ts";
 import { isTemplate, RESERVED_HEADER_NAMES } from "./scope.ts";
+import { withSourceText } from "../../template/mod.ts";
 
 /** How a header entry is evaluated. */
 export type HeaderForm =
@@ -205,10 +206,16 @@ function evaluateEntry(
  * Interprets `template!` output (M3, M5): JSON when it parses; a Tera-displayed list
  * `[a, b, c]` becomes a list of trimmed strings; anything else is the trimmed string.
  *
+ * A JSON array or object keeps its text: templates query it as structure
+ * (`list | nth(n=0)`, `jmespath`, loops) but `{{ list }}` prints the JSON the block wrote,
+ * not Tera's `[[object]]` display. Real modules rely on both (public_dns writes
+ * `provider_roles = "{{ provider_roles_json }}"` and parses it back in Jsonnet;
+ * aws-region-module indexes `subnet_list | nth(…)`).
+ *
  * @example
  * ```ts
  * import { interpretBlockOutput } from "./header.ts";
- * console.log(interpretBlockOutput(' ["a","b"] ')); // ["a", "b"]
+ * console.log(interpretBlockOutput(' ["a","b"] ')); // ["a", "b"] (prints as ["a","b"])
  * console.log(interpretBlockOutput("[a, b]")); // ["a", "b"]
  * console.log(interpretBlockOutput(" gateway\n")); // "gateway"
  * ```
@@ -217,7 +224,8 @@ export function interpretBlockOutput(output: string): JsonValue {
   const t = output.trim();
   if (t === "") return "";
   try {
-    return JSON.parse(t) as JsonValue;
+    const parsed = JSON.parse(t) as JsonValue;
+    return parsed !== null && typeof parsed === "object" ? withSourceText(parsed, t) : parsed;
   } catch {
     // not JSON
   }

@@ -148,6 +148,35 @@ cidr = "{{ block }}"
   equal(get(r.graph, "network", "r1_transit").properties.cidr, "10.0.0.0/24");
 });
 
+Deno.test("M3 template! JSON output is structure to filters but prints as the JSON it wrote", async () => {
+  const r = await buildModels({
+    "assets/zone.csv": 'name,ns\nz1,"a,b"\n',
+    "models/zone_info.toml": `origin_resource = "zone"
+roles = { "template!" = '''
+{%- set_global entries = [] -%}
+{%- for n in origin_resource.ns | split(pat=',') -%}
+{%- set_global entries = entries | concat(with='{"ns":"' ~ n ~ '"}') -%}
+{%- endfor -%}
+[{{ entries | join(sep=',') }}]
+''' }
+[[create_resource]]
+resource_type = "zone_info"
+name = "{{ origin_resource.name }}"
+[create_resource.properties]
+roles = "{{ roles }}"
+first = "{% set f = roles | nth(n=0) %}{{ f.ns }}/{{ roles[1].ns }}"
+count = "{{ roles | length }}"
+copy = "{{ roles | concat(with=[]) }}"
+`,
+  });
+  assertEquals(errors(r), []);
+  const p = get(r.graph, "zone_info", "z1").properties;
+  equal(p.roles, '[{"ns":"a"},{"ns":"b"}]', "printed as written, parseable by Jsonnet");
+  equal(p.first, "a/b");
+  equal(p.count, "2");
+  equal(p.copy, "[[object], [object]]", "a derived value displays the Tera way again");
+});
+
 Deno.test("M90 origin_resource_counter counts matching origins per block and does not drift", async () => {
   const r = await buildModels({
     "assets/site.csv": "name,kind\na,x\nb,y\nc,x\nd,x\n",
