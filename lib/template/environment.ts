@@ -26,7 +26,7 @@ export interface EnvironmentOptions {
   functions?: Record<string, FunctionFn>;
   /** Variables visible to `get_env` (default: none; the process environment is never read). */
   env?: Record<string, string>;
-  /** Maximum number of compiled templates kept (default 512). */
+  /** Maximum number of compiled templates kept (default 4096). */
   cacheSize?: number;
 }
 
@@ -53,33 +53,51 @@ export class CompiledTemplate {
 
   /** Renders with a context; throws {@link TemplateError}. */
   render(context: Record<string, unknown>): string {
-    const st = new State(context, this.registry, this.compiled.macros);
-    try {
-      this.compiled.body(st);
-      return st.out;
-    } catch (e) {
-      throw this.toError(e);
-    }
+    return renderCompiled(this.compiled, this.registry, context, this.name, this.source);
   }
+}
 
-  private toError(e: unknown): TemplateError {
-    if (e instanceof TemplateError) return e;
-    if (e instanceof RenderFailure) {
-      return new TemplateError("render", e.message, this.name, this.source, Math.max(0, e.pos), {
-        cause: e.cause ?? e,
-      });
-    }
-    const msg = e instanceof RangeError
-      ? "template recursion or data nesting too deep"
-      : `unexpected failure: ${e instanceof Error ? e.message : String(e)}`;
-    return new TemplateError("render", msg, this.name, this.source, 0, { cause: e });
+function renderCompiled(
+  compiled: Compiled,
+  registry: Registry,
+  context: Record<string, unknown>,
+  name: string,
+  source: string,
+): string {
+  const st = new State(context, registry, compiled.macros);
+  try {
+    compiled.body(st);
+    return st.out;
+  } catch (e) {
+    throw toRenderError(e, name, source);
   }
+}
+
+function toRenderError(e: unknown, name: string, source: string): TemplateError {
+  if (e instanceof TemplateError) return e;
+  if (e instanceof RenderFailure) {
+    return new TemplateError("render", e.message, name, source, Math.max(0, e.pos), {
+      cause: e.cause ?? e,
+    });
+  }
+  const msg = e instanceof RangeError
+    ? "template recursion or data nesting too deep"
+    : `unexpected failure: ${e instanceof Error ? e.message : String(e)}`;
+  return new TemplateError("render", msg, name, source, 0, { cause: e });
+}
+
+/** A cached compile result: the program or why the source does not parse, plus wrappers. */
+interface CacheEntry {
+  compiled?: Compiled;
+  failure?: SyntaxFailure | RangeError;
+  /** {@link CompiledTemplate}s handed out by `compile`, by name (same name, same object). */
+  templates?: Map<string, CompiledTemplate>;
 }
 
 /** Filters, tests, functions and a compile cache. */
 export class TemplateEnvironment {
   private readonly registry: Registry;
-  private readonly cache = new Map<string, CompiledTemplate>();
+  private readonly cache = new Map<string, CacheEntry>();
   private readonly cacheSize: number;
 
   constructor(options: EnvironmentOptions = {}) {
@@ -101,42 +119,52 @@ export class TemplateEnvironment {
       functions.set(k, (a) => f(unwrapArgs(a)));
     }
     this.registry = { filters, tests, functions };
-    this.cacheSize = Math.max(1, options.cacheSize ?? 512);
+    this.cacheSize = Math.max(1, options.cacheSize ?? 4096);
   }
 
-  /** Parses and compiles a template (cached by name and source); throws {@link TemplateError}. */
+  /**
+   * Parses and compiles a template (cached by source; `name` only labels errors); throws
+   * {@link TemplateError}.
+   */
   compile(source: string, name: string = DEFAULT_NAME): CompiledTemplate {
-    const key = name + "\u0000" + source;
-    const hit = this.cache.get(key);
-    if (hit) {
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit;
-    }
-    let compiled: Compiled;
-    try {
-      compiled = compileNodes(parseTemplate(source));
-    } catch (e) {
-      if (e instanceof SyntaxFailure) {
-        throw new TemplateError("syntax", e.message, name, source, e.pos, { cause: e });
-      }
-      if (e instanceof RangeError) {
-        throw new TemplateError("syntax", "template nested too deeply", name, source, 0, {
-          cause: e,
-        });
-      }
-      throw e;
-    }
-    const t = new CompiledTemplate(name, source, compiled, this.registry);
-    this.cache.set(key, t);
-    if (this.cache.size > this.cacheSize) {
-      this.cache.delete(this.cache.keys().next().value as string);
+    const compiled = this.#compiled(source, name);
+    const entry = this.cache.get(source)!;
+    entry.templates ??= new Map();
+    let t = entry.templates.get(name);
+    if (!t) {
+      t = new CompiledTemplate(name, source, compiled, this.registry);
+      entry.templates.set(name, t);
     }
     return t;
   }
 
+  #compiled(source: string, name: string): Compiled {
+    let entry = this.cache.get(source);
+    if (entry === undefined) {
+      try {
+        entry = { compiled: compileNodes(parseTemplate(source)) };
+      } catch (e) {
+        if (!(e instanceof SyntaxFailure) && !(e instanceof RangeError)) throw e;
+        entry = { failure: e };
+      }
+      // First in, first out: hits cost one lookup (the working set of a build is its rules).
+      this.cache.set(source, entry);
+      if (this.cache.size > this.cacheSize) {
+        this.cache.delete(this.cache.keys().next().value as string);
+      }
+    }
+    if (entry.compiled) return entry.compiled;
+    const e = entry.failure;
+    if (e instanceof SyntaxFailure) {
+      throw new TemplateError("syntax", e.message, name, source, e.pos, { cause: e });
+    }
+    throw new TemplateError("syntax", "template nested too deeply", name, source, 0, {
+      cause: e,
+    });
+  }
+
   /** Compiles (or reuses) and renders. */
-  render(source: string, context: Record<string, unknown>, name?: string): string {
-    return this.compile(source, name).render(context);
+  render(source: string, context: Record<string, unknown>, name: string = DEFAULT_NAME): string {
+    return renderCompiled(this.#compiled(source, name), this.registry, context, name, source);
   }
 }
