@@ -81,11 +81,15 @@ export class Graph {
   #resources: MutableResource[] = [];
   #relations: (MutableRelation | undefined)[] = [];
   #relationCount = 0;
-  #relationKey = new Map<string, MutableRelation>();
-  #out = new Map<number, MutableRelation[]>();
-  #in = new Map<number, MutableRelation[]>();
+  /** Relations by source / target resource id (relation identity is found by scanning). */
+  #out: (MutableRelation[] | undefined)[] = [];
+  #in: (MutableRelation[] | undefined)[] = [];
+  /** For sources with many outgoing relations: target id -> relations to it. */
+  #outIndex = new Map<number, Map<number, MutableRelation[]>>();
   #removed = new Set<number>();
   #sealed = false;
+  /** Change counter per resource id: properties or relations touching it (see `version`). */
+  #versions: number[] = [];
 
   /** True once {@link Graph.seal} was called. */
   get sealed(): boolean {
@@ -127,9 +131,11 @@ export class Graph {
     if (!resource) {
       resource = { id: this.#resources.length, type, name, properties: { name } };
       this.#resources.push(resource);
+      this.#versions.push(0);
       ofType.set(name, resource);
     }
     if (properties) {
+      this.#versions[resource.id]++;
       for (const key in properties) {
         if (key === "name") continue;
         resource.properties[key] = properties[key];
@@ -148,12 +154,32 @@ export class Graph {
       return;
     }
     (resource as MutableResource).properties[key] = value;
+    this.#versions[resource.id]++;
   }
 
   /** Removes one property from a resource (never `name`). */
   deleteProperty(resource: Resource, key: string): void {
     this.#assertMutable();
     if (key !== "name") delete (resource as MutableResource).properties[key];
+    this.#versions[resource.id]++;
+  }
+
+  /**
+   * A number that changes whenever the resource's properties or the relations touching it
+   * (including their properties) change; lets callers cache what they derive from a resource.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "./graph.ts";
+   * const g = new Graph();
+   * const a = g.upsertResource("host", "a");
+   * const before = g.version(a);
+   * g.setProperty(a, "env", "prod");
+   * console.log(g.version(a) !== before); // true
+   * ```
+   */
+  version(resource: Resource): number {
+    return this.#versions[resource.id] ?? -1;
   }
 
   /** The resource (type, name), if present. */
@@ -211,53 +237,81 @@ export class Graph {
   ): Relation {
     this.#assertMutable();
     if (type === "") throw new GraphError("relation type must not be empty");
-    const key = `${source.id}\u0000${type}\u0000${target.id}`;
-    let relation = this.#relationKey.get(key);
+    let relation = this.#find(source, type, target);
     if (!relation) {
       relation = { id: this.#relations.length, type, source, target, properties: {} };
       this.#relations.push(relation);
       this.#relationCount++;
-      this.#relationKey.set(key, relation);
-      pushTo(this.#out, source.id, relation);
+      const out = pushTo(this.#out, source.id, relation);
       pushTo(this.#in, target.id, relation);
+      const index = this.#outIndex.get(source.id);
+      if (index) pushToMap(index, target.id, relation);
+      else if (out.length > INDEX_FANOUT) this.#indexOutgoing(source.id, out);
+      this.#versions[source.id]++;
+      this.#versions[target.id]++;
     }
-    if (properties) Object.assign(relation.properties, properties);
+    if (properties) {
+      Object.assign(relation.properties, properties);
+      this.#versions[source.id]++;
+      this.#versions[target.id]++;
+    }
     return relation;
   }
 
   /** The relation source -[type]-> target, if present. */
   getRelation(source: Resource, type: string, target: Resource): Relation | undefined {
-    return this.#relationKey.get(`${source.id}\u0000${type}\u0000${target.id}`);
+    return this.#find(source, type, target);
+  }
+
+  #find(source: Resource, type: string, target: Resource): MutableRelation | undefined {
+    const index = this.#outIndex.get(source.id);
+    const list = index ? index.get(target.id) : this.#out[source.id];
+    if (list) {
+      for (let i = 0; i < list.length; i++) {
+        const r = list[i];
+        if (r.target === target && r.type === type) return r;
+      }
+    }
+    return undefined;
+  }
+
+  #indexOutgoing(sourceId: number, out: MutableRelation[]): void {
+    const index = new Map<number, MutableRelation[]>();
+    for (const r of out) pushToMap(index, r.target.id, r);
+    this.#outIndex.set(sourceId, index);
   }
 
   /** Sets one relation property. */
   setRelationProperty(relation: Relation, key: string, value: JsonValue): void {
     this.#assertMutable();
     (relation as MutableRelation).properties[key] = value;
+    this.#versions[relation.source.id]++;
+    this.#versions[relation.target.id]++;
   }
 
   /** Relations leaving `resource`, optionally only those of `type`, in creation order. */
   outgoing(resource: Resource, type?: string): readonly Relation[] {
-    const all = this.#out.get(resource.id) ?? EMPTY;
+    const all = this.#out[resource.id] ?? EMPTY;
     return type === undefined ? all : all.filter((r) => r.type === type);
   }
 
   /** Relations arriving at `resource`, optionally only those of `type`, in creation order. */
   incoming(resource: Resource, type?: string): readonly Relation[] {
-    const all = this.#in.get(resource.id) ?? EMPTY;
+    const all = this.#in[resource.id] ?? EMPTY;
     return type === undefined ? all : all.filter((r) => r.type === type);
   }
 
   /** Removes a relation. */
   removeRelation(relation: Relation): void {
     this.#assertMutable();
-    const key = `${relation.source.id}\u0000${relation.type}\u0000${relation.target.id}`;
-    if (this.#relationKey.get(key) !== relation) return;
-    this.#relationKey.delete(key);
+    if (this.#relations[relation.id] !== relation) return;
     this.#relations[relation.id] = undefined;
     this.#relationCount--;
-    removeFrom(this.#out, relation.source.id, relation);
-    removeFrom(this.#in, relation.target.id, relation);
+    removeFrom(this.#out[relation.source.id], relation);
+    removeFrom(this.#in[relation.target.id], relation);
+    removeFrom(this.#outIndex.get(relation.source.id)?.get(relation.target.id), relation);
+    this.#versions[relation.source.id]++;
+    this.#versions[relation.target.id]++;
   }
 
   /** Changes the type and/or target of a relation, merging into an existing twin if needed. */
@@ -277,6 +331,7 @@ export class Graph {
     }
     this.#byType.get(resource.type)?.delete(resource.name);
     this.#removed.add(resource.id);
+    this.#versions[resource.id]++;
   }
 
   /** Serialises the graph in the `graphJson` shape (resources by type then name). */
@@ -344,14 +399,28 @@ function compareRelations(a: Relation, b: Relation): number {
     compareStrings(a.target.name, b.target.name);
 }
 
-function pushTo<T>(map: Map<number, T[]>, key: number, value: T): void {
+/** Outgoing relations of one source scanned linearly up to this count, then indexed. */
+const INDEX_FANOUT = 16;
+
+function pushTo<T>(lists: (T[] | undefined)[], id: number, value: T): T[] {
+  let list = lists[id];
+  if (list) list.push(value);
+  else {
+    // Fill holes first: a holey array of lists stays in fast elements mode.
+    while (lists.length < id) lists.push(undefined);
+    list = [value];
+    lists[id] = list;
+  }
+  return list;
+}
+
+function pushToMap<T>(map: Map<number, T[]>, key: number, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
 }
 
-function removeFrom<T>(map: Map<number, T[]>, key: number, value: T): void {
-  const list = map.get(key);
+function removeFrom<T>(list: T[] | undefined, value: T): void {
   if (!list) return;
   const i = list.indexOf(value);
   if (i >= 0) list.splice(i, 1);
