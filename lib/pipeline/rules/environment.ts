@@ -26,7 +26,7 @@ import {
   JsonQueryCache,
 } from "./header.ts";
 import { buildContext, renderRuleString, type ScopeBase } from "./scope.ts";
-import { resourceView } from "./view.ts";
+import { ViewCache } from "./view.ts";
 
 /** A parsed rule file with its source. */
 export interface LoadedRuleFile {
@@ -91,6 +91,8 @@ export class RuleEnvironment {
   /** Phase name used in issues. */
   readonly phase: string;
   readonly #json = new JsonQueryCache();
+  /** Views of resources, shared while they do not change. */
+  readonly views: ViewCache;
 
   /**
    * Creates the environment of one build phase.
@@ -101,6 +103,7 @@ export class RuleEnvironment {
   constructor(ctx: PhaseContext, phase: string) {
     this.ctx = ctx;
     this.phase = phase;
+    this.views = new ViewCache(ctx.graph);
   }
 
   /** Template scope base for a file: params and the `module` identity of its layer. */
@@ -186,7 +189,7 @@ export class RuleEnvironment {
     extra: Record<string, unknown> = {},
   ): { context: Record<string, unknown>; vars: Record<string, unknown> } {
     const e: Record<string, unknown> = { ...extra };
-    if (origin) e.origin_resource = resourceView(this.ctx.graph, origin);
+    if (origin) e.origin_resource = this.views.view(origin);
     const vars = { ...this.#staticVars(prepared) };
     const context = buildContext(prepared.base, vars, e);
     if (prepared.header.some((h) => !h.static)) {

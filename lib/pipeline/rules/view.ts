@@ -39,8 +39,73 @@ export function resourceView(graph: Graph, resource: Resource): ResourceView {
   return buildView(graph, resource, undefined);
 }
 
+/**
+ * Reuses the view of a resource while the resource is unchanged ({@link Graph.version}) and no
+ * relation field of the view has been expanded yet (expanded fields hold views of other
+ * resources, which may have changed since). Model rules build the same origin views block
+ * after block and pass after pass; most of them can be shared.
+ *
+ * @example
+ * ```ts
+ * import { Graph } from "../../graph/graph.ts";
+ * import { ViewCache } from "./view.ts";
+ * const g = new Graph();
+ * const a = g.upsertResource("host", "a");
+ * const views = new ViewCache(g);
+ * console.log(views.view(a) === views.view(a)); // true
+ * g.setProperty(a, "env", "prod");
+ * console.log(views.view(a).env); // "prod"
+ * ```
+ */
+export class ViewCache {
+  #graph: Graph;
+  #entries: ({ version: number; view: ResourceView } | undefined)[] = [];
+
+  /** Creates a cache over `graph`. @param graph the graph whose resources are viewed */
+  constructor(graph: Graph) {
+    this.#graph = graph;
+  }
+
+  /** The view of `resource` (same as {@link resourceView}). */
+  view(resource: Resource): ResourceView {
+    const version = this.#graph.version(resource);
+    const hit = this.#entries[resource.id];
+    if (hit && hit.version === version && !(hit.view as Expandable)[VIEW_EXPANDED]) {
+      return hit.view;
+    }
+    const view = buildView(this.#graph, resource, undefined);
+    while (this.#entries.length < resource.id) this.#entries.push(undefined);
+    this.#entries[resource.id] = { version, view };
+    return view;
+  }
+}
+
+const VIEW_EXPANDED = Symbol("view expanded");
+type Expandable = { [VIEW_EXPANDED]?: true };
+
+const VIEW_GRAPH = Symbol("view graph");
+const VIEW_RESOURCE = Symbol("view resource");
+
+/**
+ * Prototype of every view: `toJSON` lives here rather than on each view (one
+ * `defineProperty` less per view; templates only see own properties).
+ */
+const VIEW_PROTOTYPE: object = Object.create(Object.prototype, {
+  toJSON: {
+    value(this: { [VIEW_GRAPH]: Graph; [VIEW_RESOURCE]: Resource }) {
+      return plainResource(this[VIEW_GRAPH], this[VIEW_RESOURCE], VIEW_JSON_DEPTH);
+    },
+    enumerable: false,
+  },
+});
+
 function buildView(graph: Graph, resource: Resource, edge: Relation | undefined): ResourceView {
-  const view: ResourceView = {};
+  const view = Object.create(VIEW_PROTOTYPE) as ResourceView & {
+    [VIEW_GRAPH]: Graph;
+    [VIEW_RESOURCE]: Resource;
+  };
+  view[VIEW_GRAPH] = graph;
+  view[VIEW_RESOURCE] = resource;
   const props = resource.properties;
   const relKeys = relationKeys(graph, resource, props);
   for (const key in props) {
@@ -55,6 +120,7 @@ function buildView(graph: Graph, resource: Resource, edge: Relation | undefined)
       enumerable: true,
       configurable: true,
       get() {
+        (view as Expandable)[VIEW_EXPANDED] = true;
         const list = relatedViews(graph, resource, key);
         Object.defineProperty(view, key, { value: list, enumerable: true, configurable: true });
         return list;
@@ -68,7 +134,6 @@ function buildView(graph: Graph, resource: Resource, edge: Relation | undefined)
       hidden(view, "properties", { ...edge.properties, relation: edge.type });
     }
   }
-  hidden(view, "toJSON", () => plainResource(graph, resource, VIEW_JSON_DEPTH));
   return view;
 }
 
