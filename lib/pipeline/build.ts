@@ -37,6 +37,8 @@ export interface BuildOptions {
   maxLoop?: number;
   /** Drop orphaned asset resources before outputs. */
   removeOrphanedAssets?: boolean;
+  /** Re-run unchanged model rules in every pass (same result, slower; for tests). */
+  rerunUnchangedRules?: boolean;
   /** Creates the template renderer of this build (fresh counters per build). */
   createTemplates: (params: Readonly<Record<string, JsonValue>>) => TemplateRenderer;
   /** Rule phases; phases left out are reported when their folders hold rule files. */
@@ -135,6 +137,7 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
     options: {
       maxLoop: options.maxLoop ?? 8,
       removeOrphanedAssets: options.removeOrphanedAssets ?? false,
+      rerunUnchangedRules: options.rerunUnchangedRules ?? false,
     } satisfies PipelineOptions,
     log,
     readInput: (ref: string, from: SourceFile) => readJsonInput(sources, ref, from, inputCache),

@@ -46,6 +46,12 @@ export interface PipelineOptions {
   maxLoop: number;
   /** Drop orphaned asset resources after compliance (`--remove-orphaned-assets`). */
   removeOrphanedAssets: boolean;
+  /**
+   * Re-run every model rule in every pass instead of skipping rules whose inputs did not
+   * change since their last run (default false; the result is the same, only slower — tests
+   * use it to check exactly that).
+   */
+  rerunUnchangedRules?: boolean;
 }
 
 /** Everything a phase may use. */

@@ -34,6 +34,7 @@ import { runCreate } from "./create_resource.ts";
 import { runLink } from "./link_resources.ts";
 import { runCopy } from "./copy_property.ts";
 import { GraphWriter } from "./writer.ts";
+import { blockReads, type ReadSet } from "./reads.ts";
 
 /** Outcome of {@link runModelPhase}. */
 export interface ModelPhaseResult {
@@ -45,6 +46,16 @@ export interface ModelPhaseResult {
   rules: number;
   /** Effective graph changes per pass. */
   changesPerPass: number[];
+  /** Rule blocks skipped per pass because nothing they read had changed since their last run. */
+  skippedPerPass: number[];
+}
+
+/** Read analysis and last run of one block (for skipping unchanged blocks). */
+interface BlockMemo {
+  reads: ReadSet;
+  impure: boolean;
+  /** Writer sequence when the block last started, if it ran without failures. */
+  cleanSince?: number;
 }
 
 /** Default pass limit when `options.maxLoop` is not set. */
@@ -172,6 +183,8 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
     pass: 0,
   };
   const prepared = new Map<CompiledChunk, PreparedChunk | null>();
+  const memos = new Map<RuleBlock, BlockMemo>();
+  const skippedPerPass: number[] = [];
   const maxLoop = Math.max(1, ctx.options.maxLoop || DEFAULT_MAX_LOOP);
   const changesPerPass: number[] = [];
   const ruleCount = chunks.reduce(
@@ -179,8 +192,9 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
     0,
   );
   let converged = ruleCount === 0;
-  if (ruleCount === 0) return { passes: 0, converged, rules: 0, changesPerPass };
+  if (ruleCount === 0) return { passes: 0, converged, rules: 0, changesPerPass, skippedPerPass };
   const resetCounters = (ctx.templates as { resetCounters?: () => void }).resetCounters;
+  let anyImpure = false;
   for (let pass = 1; pass <= maxLoop; pass++) {
     state.pass = pass;
     state.writer.resetChanges();
@@ -188,6 +202,7 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
     state.passReported.clear();
     state.errorsPerBlock.clear();
     resetCounters?.call(ctx.templates);
+    let skipped = 0;
     for (const i of order) {
       const c = chunks[i];
       let p = prepared.get(c);
@@ -202,11 +217,36 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
         prepared.set(c, p);
       }
       if (p === null) continue;
-      for (const { block, rule } of c.rules) runRule(rule, new BlockRun(state, p, block));
+      for (const { block, rule } of c.rules) {
+        let memo = memos.get(block);
+        if (!memo) {
+          const r = blockReads(p.chunk.originType, rule, p.header);
+          memo = { reads: r.reads, impure: r.unskippable !== undefined };
+          memos.set(block, memo);
+          if (memo.impure) anyImpure = true;
+        }
+        // Skip a block whose inputs are unchanged since it last ran cleanly: it would write
+        // exactly what it wrote then. Counters make output order-dependent: never skip then.
+        if (
+          !anyImpure && !ctx.options.rerunUnchangedRules && memo.cleanSince !== undefined &&
+          !state.writer.changedSince(memo.reads, memo.cleanSince)
+        ) {
+          skipped++;
+          continue;
+        }
+        const start = state.writer.sequence;
+        const run = new BlockRun(state, p, block);
+        runRule(rule, run);
+        memo.cleanSince = run.failures === 0 ? start : undefined;
+      }
     }
     const changes = state.writer.changes;
     changesPerPass.push(changes);
-    ctx.log("debug", `models: pass ${pass}: ${changes} change(s)`);
+    skippedPerPass.push(skipped);
+    ctx.log(
+      "debug",
+      `models: pass ${pass}: ${changes} change(s), ${skipped} unchanged rule(s) skipped`,
+    );
     if (changes === 0 || pass === maxLoop) {
       for (const issue of state.passIssues.all) ctx.issues.report(issue);
     }
@@ -225,7 +265,7 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
   } else {
     ctx.log("info", `models: ${ruleCount} rule(s), converged after ${passes} pass(es)`);
   }
-  return { passes, converged, rules: ruleCount, changesPerPass };
+  return { passes, converged, rules: ruleCount, changesPerPass, skippedPerPass };
 }
 
 function runRule(rule: ModelRule, run: BlockRun): void {

@@ -11,7 +11,6 @@ import { HeaderError } from "../rules/header.ts";
 import type { GraphWriter, WriteSite } from "./writer.ts";
 import type { ConditionScope } from "../rules/conditions.ts";
 import type { IssueCollector } from "../issues.ts";
-import { resourceView } from "../rules/view.ts";
 
 /** Errors reported per rule block before the rest are summarised. */
 export const MAX_ERRORS_PER_BLOCK = 5;
@@ -110,11 +109,15 @@ export class BlockRun {
 
   /** Lazy view of a resource. */
   view(resource: Resource): Record<string, unknown> {
-    return resourceView(this.graph, resource);
+    return this.state.env.views.view(resource);
   }
+
+  /** Failures reported by this run (a block that failed is never skipped in a later pass). */
+  failures = 0;
 
   /** Reports a failure for one origin (kept for the pass; capped per block). */
   fail(error: unknown, origin?: Resource): void {
+    this.failures++;
     if (error instanceof HeaderError) {
       // Header failures belong to the chunk, not to this block; static ones name no origin.
       const o = error.dynamic ? origin : undefined;

@@ -6,6 +6,7 @@
  */
 import type { Graph, JsonValue, Properties, Relation, Resource } from "../../graph/graph.ts";
 import type { IssueCollector } from "../issues.ts";
+import { ANY_FIELD, MEMBERS, type ReadSet, RELATIONS } from "./reads.ts";
 
 /** Where a write comes from: the rule label and the origin it ran for. */
 export interface WriteSite {
@@ -46,14 +47,21 @@ export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): 
 export class GraphWriter {
   #created = 0;
   /** Values at the start of the pass, per resource / relation and key (first change only). */
-  readonly #startProps = new Map<Resource, Map<string, JsonValue | undefined>>();
+  readonly #startProps: (Record<string, JsonValue | undefined> | undefined)[] = [];
+  #touched: Resource[] = [];
   readonly #startRelProps = new Map<Relation, Map<string, JsonValue | undefined>>();
   readonly #graph: Graph;
   readonly #issues: IssueCollector;
   /** Last writer of each property: resource id -> key -> site number * 2^26 + origin + 1. */
-  readonly #owners = new Map<number, Map<string, number>>();
+  readonly #owners: (Record<string, number> | undefined)[] = [];
   readonly #sites = new Map<string, number>();
   readonly #conflicts = new Set<string>();
+  /** Effective writes so far; `#lastWrite` maps type -> field -> sequence of the last one. */
+  #seq = 0;
+  readonly #lastWrite = new Map<string, Map<string, number>>();
+  readonly #lastWriteOfType = new Map<string, number>();
+  /** Relation field keys per resource type (relation types, source and target types). */
+  #relationKeys: Map<string, Set<string>> | undefined;
 
   /**
    * Creates a writer over `graph`.
@@ -69,7 +77,8 @@ export class GraphWriter {
   /** Starts a pass: forgets the values seen at the start of the previous pass. */
   resetChanges(): void {
     this.#created = 0;
-    this.#startProps.clear();
+    for (const r of this.#touched) this.#startProps[r.id] = undefined;
+    this.#touched = [];
     this.#startRelProps.clear();
   }
 
@@ -80,8 +89,9 @@ export class GraphWriter {
    */
   get changes(): number {
     let n = this.#created;
-    for (const [r, keys] of this.#startProps) {
-      for (const [k, start] of keys) if (!jsonEquals(r.properties[k], start)) n++;
+    for (const r of this.#touched) {
+      const keys = this.#startProps[r.id]!;
+      for (const k in keys) if (!jsonEquals(r.properties[k], keys[k])) n++;
     }
     for (const [r, keys] of this.#startRelProps) {
       for (const [k, start] of keys) if (!jsonEquals(r.properties[k], start)) n++;
@@ -94,6 +104,7 @@ export class GraphWriter {
     const existing = this.#graph.getResource(type, name);
     if (existing) return existing;
     this.#created++;
+    this.#wrote(type, MEMBERS);
     return this.#graph.upsertResource(type, name);
   }
 
@@ -122,20 +133,21 @@ export class GraphWriter {
     const old = resource.properties[key];
     if (jsonEquals(old, value)) return;
     const owner = this.#ownerOf(site);
-    let owners = this.#owners.get(resource.id);
+    let owners = this.#owners[resource.id];
     if (!owners) {
-      owners = new Map();
-      this.#owners.set(resource.id, owners);
+      owners = Object.create(null) as Record<string, number>;
+      setAt(this.#owners, resource.id, owners);
     }
     // The owner only changes with the value: an equal write keeps the first writer.
-    const previous = owners.get(key);
-    owners.set(key, owner);
-    let start = this.#startProps.get(resource);
+    const previous = owners[key];
+    owners[key] = owner;
+    let start = this.#startProps[resource.id];
     if (!start) {
-      start = new Map();
-      this.#startProps.set(resource, start);
+      start = Object.create(null) as Record<string, JsonValue | undefined>;
+      setAt(this.#startProps, resource.id, start);
+      this.#touched.push(resource);
     }
-    if (!start.has(key)) start.set(key, old);
+    if (!(key in start)) start[key] = old;
     if (old !== undefined && previous !== owner) {
       const id = `${resource.id}\u0000${key}`;
       if (!this.#conflicts.has(id)) {
@@ -149,7 +161,62 @@ export class GraphWriter {
         );
       }
     }
+    this.#wrote(resource.type, key);
     this.#graph.setProperty(resource, key, value);
+  }
+
+  /** Sequence number of the last effective write (0 before any). */
+  get sequence(): number {
+    return this.#seq;
+  }
+
+  /**
+   * True when a write after sequence `since` may have changed something in `reads`. A field
+   * read that is also a relation key of its type counts as reading everything: templates can
+   * walk from a relation list into other resources.
+   */
+  changedSince(reads: ReadSet, since: number): boolean {
+    if (this.#seq <= since) return false;
+    if (reads === "all") return true;
+    for (const [type, fields] of reads) {
+      const relationKeys = this.#relationKeysOf(type);
+      for (const f of fields) if (relationKeys.has(f)) return true;
+      if ((this.#lastWriteOfType.get(type) ?? 0) <= since) continue;
+      if (fields.has(ANY_FIELD)) return true;
+      const last = this.#lastWrite.get(type)!;
+      for (const f of fields) if ((last.get(f) ?? 0) > since) return true;
+    }
+    return false;
+  }
+
+  #wrote(type: string, field: string): void {
+    const seq = ++this.#seq;
+    let fields = this.#lastWrite.get(type);
+    if (!fields) {
+      fields = new Map();
+      this.#lastWrite.set(type, fields);
+    }
+    fields.set(field, seq);
+    this.#lastWriteOfType.set(type, seq);
+  }
+
+  #wroteRelation(source: Resource, type: string, target: Resource): void {
+    this.#wrote(source.type, RELATIONS);
+    this.#wrote(source.type, type);
+    this.#wrote(source.type, target.type);
+    this.#wrote(target.type, RELATIONS);
+    this.#wrote(target.type, source.type);
+    if (this.#relationKeys) addRelationKeys(this.#relationKeys, source.type, type, target.type);
+  }
+
+  #relationKeysOf(type: string): ReadonlySet<string> {
+    if (!this.#relationKeys) {
+      this.#relationKeys = new Map();
+      for (const r of this.#graph.relations()) {
+        addRelationKeys(this.#relationKeys, r.source.type, r.type, r.target.type);
+      }
+    }
+    return this.#relationKeys.get(type) ?? NO_KEYS;
   }
 
   /** Creates or merges the relation source -[type]-> target (M81). */
@@ -157,6 +224,7 @@ export class GraphWriter {
     const existing = this.#graph.getRelation(source, type, target);
     if (!existing) {
       this.#created++;
+      this.#wroteRelation(source, type, target);
       return this.#graph.upsertRelation(source, type, target, properties);
     }
     if (properties) {
@@ -168,11 +236,39 @@ export class GraphWriter {
           this.#startRelProps.set(existing, start);
         }
         if (!start.has(k)) start.set(k, existing.properties[k]);
+        this.#wroteRelation(source, type, target);
         this.#graph.setRelationProperty(existing, k, v);
       }
     }
     return existing;
   }
+}
+
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+function addRelationKeys(
+  keys: Map<string, Set<string>>,
+  sourceType: string,
+  type: string,
+  targetType: string,
+): void {
+  const add = (t: string, k: string) => {
+    let set = keys.get(t);
+    if (!set) {
+      set = new Set();
+      keys.set(t, set);
+    }
+    set.add(k);
+  };
+  add(sourceType, type);
+  add(sourceType, targetType);
+  add(targetType, sourceType);
+}
+
+/** `list[i] = value`, filling holes with `undefined` so the array stays compact. */
+function setAt<T>(list: (T | undefined)[], i: number, value: T): void {
+  while (list.length < i) list.push(undefined);
+  list[i] = value;
 }
 
 function show(v: JsonValue | undefined): string {

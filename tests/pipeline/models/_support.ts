@@ -39,8 +39,9 @@ export async function buildModels(
     params?: Record<string, JsonValue>;
     maxLoop?: number;
     modules?: { id: string; files: Record<string, string> }[];
+    rerunUnchangedRules?: boolean;
   } = {},
-): Promise<BuildResult & { passes: number; converged: boolean; changesPerPass: number[] }> {
+): Promise<ModelBuild> {
   const sources = await loadSourceSet(
     new MemoryWorkspace(files),
     (options.modules ?? []).map((m) => ({ id: m.id, workspace: new MemoryWorkspace(m.files) })),
@@ -48,17 +49,28 @@ export async function buildModels(
   return buildSources(sources, options);
 }
 
+/** A build with the model phase's own result. */
+export type ModelBuild = BuildResult & {
+  passes: number;
+  converged: boolean;
+  changesPerPass: number[];
+  skippedPerPass: number[];
+};
+
 /** Builds a loaded source set with the model phase. */
 export function buildSources(
   sources: SourceSet,
-  options: { params?: Record<string, JsonValue>; maxLoop?: number } = {},
-): BuildResult & { passes: number; converged: boolean; changesPerPass: number[] } {
+  options: { params?: Record<string, JsonValue>; maxLoop?: number; rerunUnchangedRules?: boolean } =
+    {},
+): ModelBuild {
   let passes = 0;
   let converged = false;
   let changesPerPass: number[] = [];
+  let skippedPerPass: number[] = [];
   const result = buildGraph(sources, {
     params: options.params,
     maxLoop: options.maxLoop,
+    rerunUnchangedRules: options.rerunUnchangedRules,
     createTemplates: () => testRenderer(),
     phases: {
       collectRetypeRules,
@@ -67,11 +79,12 @@ export function buildSources(
         passes = r.passes;
         converged = r.converged;
         changesPerPass = r.changesPerPass;
+        skippedPerPass = r.skippedPerPass;
         return r;
       },
     },
   });
-  return { ...result, passes, converged, changesPerPass };
+  return { ...result, passes, converged, changesPerPass, skippedPerPass };
 }
 
 /** Errors of a build as `code: message` lines. */

@@ -1,0 +1,185 @@
+/**
+ * What a model rule block reads from the graph, found statically and conservatively, so the
+ * fixpoint loop can skip a block in the confirming pass when nothing it reads has changed since
+ * it last ran (see {@link GraphWriter.changedSince}).
+ *
+ * A read is a (resource type, field) pair. Fields are property names or relation field keys
+ * (they share one namespace in templates, reference T14) plus two pseudo fields:
+ * {@link MEMBERS} (which resources of the type exist) and {@link RELATIONS} (the relations
+ * touching resources of the type, with their properties). Anything the analysis cannot pin down
+ * — a template that uses `origin_resource` as a whole, follows a relation
+ * (`origin_resource.vm[0].name`), dotted property paths, legacy `from` pulls — reads
+ * everything. Blocks that call `counter()` or `get_random()` are never skipped: their output
+ * depends on evaluation order or chance, not on the graph.
+ *
+ * @module
+ */
+import type { JsonValue } from "../../graph/graph.ts";
+import type { Condition } from "../rules/conditions.ts";
+import type { CompiledHeader } from "../rules/header.ts";
+import type { ModelRule } from "./compile.ts";
+
+/** Pseudo field: the set of resources of a type. */
+export const MEMBERS = "@members";
+/** Pseudo field: the relations touching resources of a type (structure and properties). */
+export const RELATIONS = "@relations";
+/** Field wildcard: every field of a type. */
+export const ANY_FIELD = "*";
+
+/** The reads of a block: `"all"`, or fields per type (may contain {@link ANY_FIELD}). */
+export type ReadSet = "all" | Map<string, Set<string>>;
+
+/** Why a block can never be skipped, or `undefined`. */
+export type Unskippable = "impure" | undefined;
+
+const IMPURE = /\b(?:counter|get_random)\s*\(/;
+
+class Collector {
+  all = false;
+  impure = false;
+  readonly fields = new Map<string, Set<string>>();
+
+  add(type: string | undefined, field: string): void {
+    if (type === undefined) {
+      this.all = true;
+      return;
+    }
+    let set = this.fields.get(type);
+    if (!set) {
+      set = new Set();
+      this.fields.set(type, set);
+    }
+    set.add(field.endsWith("__value") ? field.slice(0, -"__value".length) : field);
+  }
+
+  /** Scans a template for `origin_resource` / `target_resource` uses. */
+  template(source: string, roots: Readonly<Record<string, string | undefined>>): void {
+    if (!source.includes("{")) return;
+    if (IMPURE.test(source)) this.impure = true;
+    for (const root of ["origin_resource", "target_resource"]) {
+      if (!source.includes(root)) continue;
+      const re = new RegExp(`\\b${root}\\b(?:\\.([A-Za-z_][A-Za-z0-9_]*))?\\s*([.\\[(]?)`, "g");
+      for (const m of source.matchAll(re)) {
+        const type = roots[root];
+        if (m[1] === undefined || m[2] !== "" || type === undefined) {
+          // Whole-object use, a deeper path, or a root this block does not have.
+          this.all = true;
+          return;
+        }
+        this.add(type, m[1]);
+      }
+    }
+  }
+
+  /** Scans every string inside a TOML value. */
+  deep(value: JsonValue | undefined, roots: Readonly<Record<string, string | undefined>>): void {
+    if (typeof value === "string") this.template(value, roots);
+    else if (Array.isArray(value)) { for (const v of value) this.deep(v, roots); }
+    else if (value !== null && typeof value === "object") {
+      for (const k in value) this.deep(value[k], roots);
+    }
+  }
+
+  /** A property path read on `type`: one segment is a field, more follow relations. */
+  path(type: string | undefined, path: string): void {
+    if (path.includes(".")) this.all = true;
+    else this.add(type, path);
+  }
+
+  condition(
+    cond: Condition | undefined,
+    subject: string | undefined,
+    roots: Readonly<Record<string, string | undefined>>,
+  ): void {
+    if (!cond) return;
+    if (cond.kind !== "test") {
+      for (const c of cond.items) this.condition(c, subject, roots);
+      return;
+    }
+    if (cond.property !== undefined) this.path(subject, cond.property);
+    for (const o of cond.ops) if ("operand" in o) this.deep(o.operand, roots);
+    if (cond.expression !== undefined) {
+      // Bare expressions are wrapped in `{{ }}` when evaluated.
+      this.template(`{{ ${cond.expression} }}`, roots);
+    }
+  }
+}
+
+/**
+ * The reads of one block of a chunk whose origin type is `originType`; `header` holds the
+ * chunk's header entries (dynamic ones are evaluated for every iteration of every block).
+ *
+ * @example
+ * ```ts
+ * import { blockReads } from "./reads.ts";
+ * const r = blockReads("host", {
+ *   kind: "create_resource", resourceType: "vm", name: "{{ origin_resource.name }}-vm",
+ *   properties: { env: "{{ origin_resource.env | upper }}" },
+ * }, []);
+ * console.log(r.reads !== "all" && [...r.reads.get("host")!]); // ["@members", "name", "env"]
+ * ```
+ */
+export function blockReads(
+  originType: string | undefined,
+  rule: ModelRule,
+  header: readonly CompiledHeader[],
+): { reads: ReadSet; unskippable: Unskippable } {
+  const c = new Collector();
+  const roots: Record<string, string | undefined> = { origin_resource: originType };
+  if (originType !== undefined) c.add(originType, MEMBERS);
+  for (const h of header) {
+    if (h.form.kind === "template" || h.form.kind === "block") c.template(h.form.source, roots);
+    else if (h.form.kind === "json") c.template(h.form.ref, roots);
+  }
+  switch (rule.kind) {
+    case "create_resource": {
+      c.condition(rule.matchOn, originType, roots);
+      for (const s of [rule.resourceType, rule.name, rule.relationType]) {
+        if (s !== undefined) c.template(s, roots);
+      }
+      c.deep(rule.properties, roots);
+      if (rule.relationProperties) c.deep(rule.relationProperties, roots);
+      const cf = rule.createFrom;
+      if (cf?.propertyOrigin !== undefined) c.all = true;
+      else if (cf?.property !== undefined) c.path(originType, cf.property);
+      if (rule.copyFrom) {
+        // The referenced resource is found by property or by relation, then read.
+        c.add(originType, rule.copyFrom.property);
+        c.add(originType, RELATIONS);
+        c.add(rule.copyFrom.property, MEMBERS);
+        c.add(rule.copyFrom.property, ANY_FIELD);
+      }
+      break;
+    }
+    case "link_resources": {
+      const withRoots = { ...roots, target_resource: rule.with };
+      c.add(rule.with, MEMBERS);
+      c.condition(rule.matchOn, originType, roots);
+      c.condition(rule.matchWith, rule.with, withRoots);
+      if (rule.join) {
+        c.add(originType, rule.join.local);
+        c.add(rule.with, rule.join.remote);
+      }
+      for (const spec of rule.copyProperties) {
+        if (spec.template !== undefined) c.template(spec.template, withRoots);
+        if (spec.from !== "") c.path(rule.with, spec.from);
+      }
+      if (rule.createRelation?.properties) c.deep(rule.createRelation.properties, withRoots);
+      break;
+    }
+    case "copy_property": {
+      if (rule.from !== undefined) {
+        c.all = true; // legacy pull paths follow relations
+        break;
+      }
+      c.add(originType, RELATIONS);
+      c.add(rule.to!, RELATIONS);
+      c.condition(rule.matchOn, rule.to, roots);
+      for (const spec of rule.properties) c.path(originType, spec.from);
+      break;
+    }
+    case "retype_relation":
+      break;
+  }
+  return { reads: c.all ? "all" : c.fields, unskippable: c.impure ? "impure" : undefined };
+}
