@@ -32,6 +32,10 @@ export function splitNames(value: JsonValue | undefined): string[] {
   }
   if (typeof value === "number") return [String(value)];
   if (typeof value !== "string") return [];
+  if (!value.includes(",")) {
+    const t = value.trim();
+    return t === "" ? [] : [t];
+  }
   const out: string[] = [];
   for (const part of value.split(",")) {
     const t = part.trim();
@@ -77,8 +81,12 @@ export function autoLink(
   }
   const types = new Set(graph.types());
   const targetTypes = new Set([...types, ...[...retype.values()].map((r) => r.targetType)]);
+  const state = linkState(graph, types, retype);
   let created = 0;
   for (const resource of [...graph.resources()]) {
+    // Unchanged since a run that resolved every name: nothing new can be linked.
+    if (state.done[resource.id] === graph.version(resource)) continue;
+    let complete = true;
     for (const key in resource.properties) {
       if (key === "name" || key === "original_name" || key.startsWith("_")) continue;
       const rule = retype.get(`${resource.type}\u0000${key}`);
@@ -86,10 +94,42 @@ export function autoLink(
       if (!rule && !types.has(key)) continue;
       if (!targetTypes.has(targetType)) continue;
       const relationType = rule ? rule.newType : key;
-      created += linkValues(graph, issues, resource, key, targetType, relationType, options);
+      const r = linkValues(graph, issues, resource, key, targetType, relationType, options);
+      created += r.created;
+      if (r.missing) complete = false;
     }
+    while (state.done.length < resource.id) state.done.push(-1);
+    state.done[resource.id] = complete ? graph.version(resource) : -1;
   }
   return created;
+}
+
+/**
+ * What earlier auto-link runs over the same graph established: per resource id, the
+ * {@link Graph.version} at which all its names resolved (-1: not known). Valid only while the
+ * set of types and the retype rules are the same (a new type turns more properties into links).
+ */
+interface LinkState {
+  key: string;
+  done: number[];
+}
+
+const linkStates = new WeakMap<Graph, LinkState>();
+
+function linkState(
+  graph: Graph,
+  types: ReadonlySet<string>,
+  retype: ReadonlyMap<string, RetypeRule>,
+): LinkState {
+  const key = [...types].join("\u0001") + "\u0002" +
+    [...retype.values()].map((r) => `${r.originType}:${r.propertyKey}:${r.newType}:${r.targetType}`)
+      .join("\u0001");
+  let state = linkStates.get(graph);
+  if (!state || state.key !== key) {
+    state = { key, done: [] };
+    linkStates.set(graph, state);
+  }
+  return state;
 }
 
 function linkValues(
@@ -100,12 +140,14 @@ function linkValues(
   targetType: string,
   relationType: string,
   options: AutoLinkOptions,
-): number {
+): { created: number; missing: boolean } {
   let created = 0;
+  let missing = false;
   for (const targetName of splitNames(resource.properties[key])) {
     if (targetType === resource.type && targetName === resource.name) continue;
     const target = graph.getResource(targetType, targetName);
     if (!target) {
+      missing = true;
       if (options.warnMissing !== false) {
         issues.warn(
           "relation_target_missing",
@@ -119,5 +161,5 @@ function linkValues(
     graph.upsertRelation(resource, relationType, target);
     created++;
   }
-  return created;
+  return { created, missing };
 }
