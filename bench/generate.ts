@@ -41,3 +41,28 @@ export function generateWorkspace(resources: number, types: number): GeneratedFi
   }
   return files;
 }
+
+/**
+ * Asset files of the rule benchmarks: `origins` hosts (`name,env,port,<netColumn>`) spread over
+ * 50 networks (`name,cidr`). With `netColumn = "network"` the hosts link to their network by
+ * convention; with another name a rule has to join them.
+ *
+ * @example
+ * ```ts
+ * import { generateHostsAndNetworks } from "./generate.ts";
+ * const files = generateHostsAndNetworks(2, "net");
+ * console.log(files["assets/host.csv"].split("\n")[1]); // host-0,prod,8000,net-0
+ * ```
+ */
+export function generateHostsAndNetworks(origins: number, netColumn: string): GeneratedFiles {
+  const hosts = [`name,env,port,${netColumn}`];
+  for (let i = 0; i < origins; i++) {
+    hosts.push(`host-${i},${i % 3 === 0 ? "prod" : "dev"},${8000 + (i % 1000)},net-${i % 50}`);
+  }
+  const networks = ["name,cidr"];
+  for (let i = 0; i < 50; i++) networks.push(`net-${i},10.${i}.0.0/16`);
+  return {
+    "assets/host.csv": hosts.join("\n") + "\n",
+    "assets/network.csv": networks.join("\n") + "\n",
+  };
+}

@@ -13,20 +13,13 @@ import { buildGraph } from "../lib/pipeline/build.ts";
 import { createTemplateRenderer } from "../lib/pipeline/templates.ts";
 import { MemoryWorkspace } from "../lib/workspace/memory.ts";
 import { loadSourceSet } from "../lib/workspace/sources.ts";
+import { generateHostsAndNetworks } from "./generate.ts";
 import { collectRetypeRules, runModelPhase } from "../lib/pipeline/models/mod.ts";
 
 const origins = Number(Deno.args[0] ?? 100_000);
 
-const hosts = ["name,env,port,net"];
-for (let i = 0; i < origins; i++) {
-  hosts.push(`host-${i},${i % 3 === 0 ? "prod" : "dev"},${8000 + (i % 1000)},net-${i % 50}`);
-}
-const networks = ["name,cidr"];
-for (let i = 0; i < 50; i++) networks.push(`net-${i},10.${i}.0.0/16`);
-
 const files: Record<string, string> = {
-  "assets/host.csv": hosts.join("\n") + "\n",
-  "assets/network.csv": networks.join("\n") + "\n",
+  ...generateHostsAndNetworks(origins, "net"),
   "models/hosts.toml": `origin_resource = "host"
 
 [[create_resource]]
@@ -63,6 +56,7 @@ const sources = await loadSourceSet(new MemoryWorkspace(files));
 sample();
 let passes = 0;
 let converged = false;
+let skipped: number[] = [];
 const start = performance.now();
 const result = buildGraph(sources, {
   createTemplates: (params) => createTemplateRenderer(params),
@@ -72,6 +66,7 @@ const result = buildGraph(sources, {
       const r = runModelPhase(ctx);
       passes = r.passes;
       converged = r.converged;
+      skipped = r.skippedPerPass;
       return r;
     },
   },
@@ -88,13 +83,13 @@ if (errors.length > 0 || vm?.net_cidr !== "10.3.0.0/16" || vm?.environment !== "
 }
 const mb = (n: number) => Math.round(n / 1024 / 1024);
 console.log(
-  "| origins | resources | relations | build ms | models ms | passes | peak RSS MB | peak heap MB |",
+  "| origins | resources | relations | build ms | models ms | passes | rules skipped per pass | peak RSS MB | peak heap MB |",
 );
-console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 console.log(
   `| ${origins} | ${result.stats.resources} | ${result.stats.relations} | ${
     Math.round(buildMs)
   } | ${Math.round(result.stats.timings.models ?? 0)} | ${passes}${converged ? "" : " (cap)"} | ${
-    mb(peakRss)
-  } | ${mb(peakHeap)} |`,
+    skipped.join(" / ")
+  } | ${mb(peakRss)} | ${mb(peakHeap)} |`,
 );

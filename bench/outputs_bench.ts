@@ -11,21 +11,14 @@ import { buildGraph } from "../lib/pipeline/build.ts";
 import { createTemplateRenderer } from "../lib/pipeline/templates.ts";
 import { MemoryWorkspace } from "../lib/workspace/memory.ts";
 import { loadSourceSet } from "../lib/workspace/sources.ts";
+import { generateHostsAndNetworks } from "./generate.ts";
 import { runCompliancePhase } from "../lib/pipeline/compliance/mod.ts";
 import { runOutputPhase } from "../lib/pipeline/outputs/mod.ts";
 
 const origins = Number(Deno.args[0] ?? 10_000);
 
-const hosts = ["name,env,port,network"];
-for (let i = 0; i < origins; i++) {
-  hosts.push(`host-${i},${i % 3 === 0 ? "prod" : "dev"},${8000 + (i % 1000)},net-${i % 50}`);
-}
-const networks = ["name,cidr"];
-for (let i = 0; i < 50; i++) networks.push(`net-${i},10.${i}.0.0/16`);
-
 const files: Record<string, string> = {
-  "assets/host.csv": hosts.join("\n") + "\n",
-  "assets/network.csv": networks.join("\n") + "\n",
+  ...generateHostsAndNetworks(origins, "network"),
   "output/tera.toml": `origin_resource = "host"
 [[output]]
 resource_type = "host_config"

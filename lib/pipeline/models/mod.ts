@@ -2,7 +2,9 @@
  * The model phase (reference M1–M92, O9–O12): derive resources and relations from
  * `models/*.toml` rules. Rules are compiled once, chunks are ordered by a read/write dependency
  * analysis, and the whole rule set is repeated until the graph stops changing (at most
- * `options.maxLoop` passes), so results do not depend on file order. Auto-linking is not run
+ * `options.maxLoop` passes), so results do not depend on file order. From the second pass on, a
+ * block is skipped when nothing it reads (a conservative static read set, see `reads.ts`) was
+ * written since it last ran cleanly, so the confirming pass is cheap. Auto-linking is not run
  * between passes (reference O7: it follows the phase), so a property written by a rule never
  * turns into a relation field under the feet of the next pass's templates (T14).
  *
