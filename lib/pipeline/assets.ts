@@ -18,6 +18,7 @@ import { filesIn } from "../workspace/sources.ts";
 import type { PhaseContext } from "./context.ts";
 import { splitNames } from "./linking.ts";
 import { describeError } from "./errors.ts";
+import { compileConditions, type Condition, evaluateCondition } from "./rules/conditions.ts";
 
 /** An asset file after parsing, before its rows become resources. */
 export interface LoadedAsset {
@@ -128,6 +129,23 @@ function loadRows(ctx: PhaseContext, asset: LoadedAsset, assetTypes: ReadonlySet
   const header = csv.header;
   const keyIndex = keyColumnIndex(header);
   const seen = new Map<string, number>();
+  const declaredAt = declaration
+    ? `${
+      declaration.layer === "data" ? "" : declaration.layer + "/"
+    }module.toml: assets."${declaration.file}"`
+    : "";
+  let filter: Condition | undefined;
+  if (declaration?.matchOn !== undefined) {
+    try {
+      filter = compileConditions(declaration.matchOn, "match_on");
+    } catch (e) {
+      ctx.issues.error("asset_match_on_invalid", `${declaredAt}.match_on: ${describeError(e)}`, {
+        file: file.displayPath,
+        phase: "assets",
+      });
+      return;
+    }
+  }
   for (const row of csv.rows) {
     const properties: Properties = {};
     const raw: Record<string, string> = {};
@@ -156,6 +174,11 @@ function loadRows(ctx: PhaseContext, asset: LoadedAsset, assetTypes: ReadonlySet
       properties[column] = cell;
     });
     let key = row.cells[keyIndex].trim();
+    if (
+      filter && !rowMatches(ctx, filter, type, key, properties, raw, file, row.line, declaredAt)
+    ) {
+      continue;
+    }
     if (declaration?.nameTemplate) {
       const context: Record<string, unknown> = { ...ctx.params, params: ctx.params, ...raw };
       try {
@@ -209,5 +232,42 @@ function loadRows(ctx: PhaseContext, asset: LoadedAsset, assetTypes: ReadonlySet
       }
     }
     ctx.graph.upsertResource(type, key, properties);
+  }
+}
+
+/**
+ * The row filter of an asset declaration (A10): conditions as in models, on the row's typed
+ * values; templated operands see the row's columns and the module parameters. A failing
+ * condition (bad regexp, template error) is an error for that row, which is then not loaded.
+ */
+function rowMatches(
+  ctx: PhaseContext,
+  filter: Condition,
+  type: string,
+  key: string,
+  properties: Properties,
+  raw: Record<string, string>,
+  file: SourceFile,
+  line: number,
+  declaredAt: string,
+): boolean {
+  const row = { id: -1, type, name: key, properties: { ...properties, name: key } };
+  try {
+    return evaluateCondition(filter, row, {
+      graph: ctx.graph,
+      render: (source, k) =>
+        ctx.templates.render(
+          source,
+          { ...ctx.params, params: ctx.params, ...raw },
+          `${declaredAt}.${k}`,
+        ),
+    });
+  } catch (e) {
+    ctx.issues.error("asset_match_on_failed", `${declaredAt}.match_on: ${describeError(e)}`, {
+      file: file.displayPath,
+      line,
+      phase: "assets",
+    });
+    return false;
   }
 }

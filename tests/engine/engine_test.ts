@@ -80,6 +80,48 @@ tags = { type = "array_of_string" }
   });
 });
 
+Deno.test("A10 an asset declaration's match_on filters rows (typed values, params in operands)", async () => {
+  const { engine } = engineFor({
+    "module.toml": `[module]
+name = "m"
+version = "1.0.0"
+[params.site]
+default = "zrh"
+[assets."identity.csv"]
+name_template = "{{ name | lower }}-{{ function }}"
+match_on = [
+  { property = "active", value = true },
+  { property = "site", value = "{{ params.site }}" },
+]
+[assets."identity.csv".columns]
+active = { type = "boolean" }
+`,
+    "assets/identity.csv":
+      "name,function,active,site\nAdmin,ops,true,zrh\nGuest,ops,false,zrh\nRemote,dev,True,ber\n",
+  });
+  const snap = await engine.rebuild();
+  assertEquals(snap.issues, []);
+  assertEquals(snap.graph.resourcesOf("identity").map((r) => r.name), ["admin-ops"]);
+});
+
+Deno.test("A10 a malformed asset match_on is an error naming the declaration", async () => {
+  const { engine } = engineFor({
+    "module.toml": `[module]
+name = "m"
+version = "1.0.0"
+[assets."h.csv"]
+match_on = [{ property = "x", bogus = 1 }]
+`,
+    "assets/h.csv": "name,x\na,1\n",
+  });
+  const snap = await engine.rebuild().catch(() => undefined);
+  const errors = (engine.status?.issues ?? snap?.issues ?? []).filter((i) =>
+    i.severity === "error"
+  );
+  assertEquals(errors.map((i) => i.code), ["asset_match_on_invalid"]);
+  assert(errors[0].message.startsWith('module.toml: assets."h.csv".match_on: '), errors[0].message);
+});
+
 Deno.test("A7/A8 empty keys skipped and duplicate keys merged, both with warnings", async () => {
   const { engine } = engineFor({ "assets/h.csv": "name,v\n,1\nx,1\nx,2\n" });
   const snap = await engine.rebuild();
