@@ -4,7 +4,8 @@
  * analysis, and the whole rule set is repeated until the graph stops changing (at most
  * `options.maxLoop` passes), so results do not depend on file order. From the second pass on, a
  * block is skipped when nothing it reads (a conservative static read set, see `reads.ts`) was
- * written since it last ran cleanly, so the confirming pass is cheap. Auto-linking is not run
+ * written since it last ran cleanly and no other rule overwrote the fields it wrote, so the
+ * confirming pass is cheap and the result is the same as re-running everything. Auto-linking is not run
  * between passes (reference O7: it follows the phase), so a property written by a rule never
  * turns into a relation field under the feet of the next pass's templates (T14).
  *
@@ -58,6 +59,9 @@ interface BlockMemo {
   impure: boolean;
   /** Writer sequence when the block last started, if it ran without failures. */
   cleanSince?: number;
+  /** Writer sequence when it last ended, and the fields it tried to write then. */
+  endedAt?: number;
+  wrote?: Map<string, Set<string>>;
 }
 
 /** Default pass limit when `options.maxLoop` is not set. */
@@ -227,18 +231,26 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
           memos.set(block, memo);
           if (memo.impure) anyImpure = true;
         }
-        // Skip a block whose inputs are unchanged since it last ran cleanly: it would write
-        // exactly what it wrote then. Counters make output order-dependent: never skip then.
+        // Skip a block whose inputs are unchanged since it last ran cleanly and whose outputs
+        // nobody overwrote since: re-running it would write exactly what is already there.
+        // Counters make output order-dependent: never skip then.
         if (
           !anyImpure && !ctx.options.rerunUnchangedRules && memo.cleanSince !== undefined &&
-          !state.writer.changedSince(memo.reads, memo.cleanSince)
+          !state.writer.changedSince(memo.reads, memo.cleanSince) &&
+          !state.writer.writtenSince(memo.wrote!, memo.endedAt!)
         ) {
           skipped++;
           continue;
         }
         const start = state.writer.sequence;
         const run = new BlockRun(state, p, block);
-        runRule(rule, run);
+        state.writer.beginAttempts();
+        try {
+          runRule(rule, run);
+        } finally {
+          memo.wrote = state.writer.endAttempts();
+        }
+        memo.endedAt = state.writer.sequence;
         memo.cleanSince = run.failures === 0 ? start : undefined;
       }
     }

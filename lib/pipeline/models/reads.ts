@@ -1,7 +1,8 @@
 /**
  * What a model rule block reads from the graph, found statically and conservatively, so the
- * fixpoint loop can skip a block in the confirming pass when nothing it reads has changed since
- * it last ran (see {@link GraphWriter.changedSince}).
+ * fixpoint loop can skip a block in a later pass when nothing it reads has changed since it last
+ * ran and nobody overwrote what it wrote (`GraphWriter.changedSince`, `writtenSince`): re-running
+ * it would then write exactly what is already there, so skipping changes no result.
  *
  * A read is a (resource type, field) pair. Fields are property names or relation field keys
  * (they share one namespace in templates, reference T14) plus two pseudo fields:

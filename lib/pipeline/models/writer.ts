@@ -62,6 +62,8 @@ export class GraphWriter {
   readonly #lastWriteOfType = new Map<string, number>();
   /** Relation field keys per resource type (relation types, source and target types). */
   #relationKeys: Map<string, Set<string>> | undefined;
+  /** Fields the running block tried to write (see `beginAttempts`). */
+  #attempts: Map<string, Set<string>> | undefined;
 
   /**
    * Creates a writer over `graph`.
@@ -130,6 +132,7 @@ export class GraphWriter {
   /** Sets a property with M80 semantics. */
   set(resource: Resource, key: string, value: JsonValue, site: WriteSite): void {
     if (key === "name") return;
+    if (this.#attempts) addField(this.#attempts, resource.type, key);
     const old = resource.properties[key];
     if (jsonEquals(old, value)) return;
     const owner = this.#ownerOf(site);
@@ -163,6 +166,35 @@ export class GraphWriter {
     }
     this.#wrote(resource.type, key);
     this.#graph.setProperty(resource, key, value);
+  }
+
+  /**
+   * Starts recording the fields a block *tries* to write (effective or not), per type;
+   * {@link GraphWriter.endAttempts} returns them.
+   */
+  beginAttempts(): void {
+    this.#attempts = new Map();
+  }
+
+  /** Stops recording and returns the fields tried since {@link GraphWriter.beginAttempts}. */
+  endAttempts(): Map<string, Set<string>> {
+    const out = this.#attempts ?? new Map();
+    this.#attempts = undefined;
+    return out;
+  }
+
+  /**
+   * True when any of `fields` (type -> fields) was written after sequence `since`: another
+   * rule overwrote what a block wrote, so re-running the block would write it back.
+   */
+  writtenSince(fields: ReadonlyMap<string, ReadonlySet<string>>, since: number): boolean {
+    if (this.#seq <= since) return false;
+    for (const [type, keys] of fields) {
+      if ((this.#lastWriteOfType.get(type) ?? 0) <= since) continue;
+      const last = this.#lastWrite.get(type)!;
+      for (const k of keys) if ((last.get(k) ?? 0) > since) return true;
+    }
+    return false;
   }
 
   /** Sequence number of the last effective write (0 before any). */
@@ -222,9 +254,11 @@ export class GraphWriter {
   /** Creates or merges the relation source -[type]-> target (M81). */
   relation(source: Resource, type: string, target: Resource, properties?: Properties): Relation {
     const existing = this.#graph.getRelation(source, type, target);
+    if (properties && this.#attempts) addField(this.#attempts, source.type, RELATION_PROPERTIES);
     if (!existing) {
       this.#created++;
       this.#wroteRelation(source, type, target);
+      if (properties) this.#wrote(source.type, RELATION_PROPERTIES);
       return this.#graph.upsertRelation(source, type, target, properties);
     }
     if (properties) {
@@ -237,6 +271,7 @@ export class GraphWriter {
         }
         if (!start.has(k)) start.set(k, existing.properties[k]);
         this.#wroteRelation(source, type, target);
+        this.#wrote(source.type, RELATION_PROPERTIES);
         this.#graph.setRelationProperty(existing, k, v);
       }
     }
@@ -245,6 +280,18 @@ export class GraphWriter {
 }
 
 const NO_KEYS: ReadonlySet<string> = new Set();
+
+/** Pseudo field of a type: properties of relations starting at its resources. */
+const RELATION_PROPERTIES = "@relation-properties";
+
+function addField(fields: Map<string, Set<string>>, type: string, key: string): void {
+  let set = fields.get(type);
+  if (!set) {
+    set = new Set();
+    fields.set(type, set);
+  }
+  set.add(key);
+}
 
 function addRelationKeys(
   keys: Map<string, Set<string>>,
