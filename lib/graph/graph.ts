@@ -239,7 +239,7 @@ export class Graph {
     if (type === "") throw new GraphError("relation type must not be empty");
     let relation = this.#find(source, type, target);
     if (!relation) {
-      relation = { id: this.#relations.length, type, source, target, properties: {} };
+      relation = { id: this.#relations.length, type, source, target, properties: NO_PROPERTIES };
       this.#relations.push(relation);
       this.#relationCount++;
       const out = pushTo(this.#out, source.id, relation);
@@ -251,6 +251,7 @@ export class Graph {
       this.#versions[target.id]++;
     }
     if (properties) {
+      if (relation.properties === NO_PROPERTIES) relation.properties = {};
       Object.assign(relation.properties, properties);
       this.#versions[source.id]++;
       this.#versions[target.id]++;
@@ -284,7 +285,9 @@ export class Graph {
   /** Sets one relation property. */
   setRelationProperty(relation: Relation, key: string, value: JsonValue): void {
     this.#assertMutable();
-    (relation as MutableRelation).properties[key] = value;
+    const r = relation as MutableRelation;
+    if (r.properties === NO_PROPERTIES) r.properties = {};
+    r.properties[key] = value;
     this.#versions[relation.source.id]++;
     this.#versions[relation.target.id]++;
   }
@@ -385,6 +388,9 @@ export interface GraphJson {
 }
 
 const EMPTY: readonly Relation[] = Object.freeze([]);
+
+/** Shared (frozen) properties of relations that have none yet; replaced on first write. */
+const NO_PROPERTIES: Properties = Object.freeze({}) as Properties;
 
 /** Compares strings by UTF-16 code units (deterministic, locale independent). */
 export function compareStrings(a: string, b: string): number {

@@ -87,3 +87,34 @@ Deno.test("graphJson shape: nodes by type then name, edges with endpoints", () =
     }],
   });
 });
+
+Deno.test("relations without properties share nothing once one of them is written", () => {
+  const g = new Graph();
+  const a = g.upsertResource("t", "a");
+  const b = g.upsertResource("t", "b");
+  const c = g.upsertResource("t", "c");
+  const ab = g.upsertRelation(a, "R", b);
+  const ac = g.upsertRelation(a, "R", c);
+  assertEquals(ab.properties, {});
+  g.setRelationProperty(ab, "w", 1);
+  g.upsertRelation(a, "R", c, { v: 2 });
+  assertEquals([ab.properties, ac.properties], [{ w: 1 }, { v: 2 }]);
+  assertEquals(g.upsertRelation(b, "R", c).properties, {});
+});
+
+Deno.test("relation lookup stays exact past the fan-out index threshold", () => {
+  const g = new Graph();
+  const hub = g.upsertResource("hub", "h");
+  const targets = Array.from({ length: 40 }, (_, i) => g.upsertResource("t", `t${i}`));
+  for (const t of targets) g.upsertRelation(hub, "A", t);
+  for (const t of targets.slice(0, 10)) g.upsertRelation(hub, "B", t);
+  assertEquals(g.relationCount, 50);
+  assert(g.getRelation(hub, "A", targets[39]));
+  assert(g.getRelation(hub, "B", targets[9]));
+  assertEquals(g.getRelation(hub, "B", targets[10]), undefined);
+  g.removeRelation(g.getRelation(hub, "A", targets[5])!);
+  assertEquals(g.getRelation(hub, "A", targets[5]), undefined);
+  assertEquals(g.outgoing(hub, "A").length, 39);
+  g.upsertRelation(hub, "A", targets[5]);
+  assertEquals(g.relationCount, 50);
+});
