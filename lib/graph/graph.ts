@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { setById } from "./dense.ts";
 
 /** A JSON value as stored in resource and relation properties. */
 export type JsonValue =
@@ -412,10 +413,8 @@ function pushTo<T>(lists: (T[] | undefined)[], id: number, value: T): T[] {
   let list = lists[id];
   if (list) list.push(value);
   else {
-    // Fill holes first: a holey array of lists stays in fast elements mode.
-    while (lists.length < id) lists.push(undefined);
     list = [value];
-    lists[id] = list;
+    setById(lists, id, list);
   }
   return list;
 }

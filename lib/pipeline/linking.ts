@@ -7,6 +7,7 @@
  */
 import type { Graph, JsonValue, Resource } from "../graph/graph.ts";
 import type { IssueCollector } from "./issues.ts";
+import { setById } from "../graph/dense.ts";
 
 /** A `[[retype_relation]]` rule (reference M55–M57). */
 export interface RetypeRule {
@@ -98,20 +99,20 @@ export function autoLink(
       created += r.created;
       if (r.missing) complete = false;
     }
-    while (state.done.length < resource.id) state.done.push(-1);
-    state.done[resource.id] = complete ? graph.version(resource) : -1;
+    setById(state.done, resource.id, complete ? graph.version(resource) : -1);
   }
   return created;
 }
 
 /**
  * What earlier auto-link runs over the same graph established: per resource id, the
- * {@link Graph.version} at which all its names resolved (-1: not known). Valid only while the
- * set of types and the retype rules are the same (a new type turns more properties into links).
+ * {@link Graph.version} at which all its names resolved (-1 or missing: not known). Valid only
+ * while the set of types and the retype rules are the same (a new type turns more properties
+ * into links).
  */
 interface LinkState {
   key: string;
-  done: number[];
+  done: (number | undefined)[];
 }
 
 const linkStates = new WeakMap<Graph, LinkState>();

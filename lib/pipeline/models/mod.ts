@@ -5,9 +5,9 @@
  * `options.maxLoop` passes), so results do not depend on file order. From the second pass on, a
  * block is skipped when nothing it reads (a conservative static read set, see `reads.ts`) was
  * written since it last ran cleanly and no other rule overwrote the fields it wrote, so the
- * confirming pass is cheap and the result is the same as re-running everything. Auto-linking is not run
- * between passes (reference O7: it follows the phase), so a property written by a rule never
- * turns into a relation field under the feet of the next pass's templates (T14).
+ * confirming pass is cheap and the result is the same as re-running everything. Auto-linking is
+ * not run between passes (reference O7: it follows the phase), so a property written by a rule
+ * never turns into a relation field under the feet of the next pass's templates (T14).
  *
  * @example
  * ```ts

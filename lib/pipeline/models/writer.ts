@@ -6,6 +6,7 @@
  */
 import type { Graph, JsonValue, Properties, Relation, Resource } from "../../graph/graph.ts";
 import type { IssueCollector } from "../issues.ts";
+import { setById } from "../../graph/dense.ts";
 import { ANY_FIELD, MEMBERS, type ReadSet, RELATIONS } from "./reads.ts";
 
 /** Where a write comes from: the rule label and the origin it ran for. */
@@ -139,7 +140,7 @@ export class GraphWriter {
     let owners = this.#owners[resource.id];
     if (!owners) {
       owners = Object.create(null) as Record<string, number>;
-      setAt(this.#owners, resource.id, owners);
+      setById(this.#owners, resource.id, owners);
     }
     // The owner only changes with the value: an equal write keeps the first writer.
     const previous = owners[key];
@@ -147,7 +148,7 @@ export class GraphWriter {
     let start = this.#startProps[resource.id];
     if (!start) {
       start = Object.create(null) as Record<string, JsonValue | undefined>;
-      setAt(this.#startProps, resource.id, start);
+      setById(this.#startProps, resource.id, start);
       this.#touched.push(resource);
     }
     if (!(key in start)) start[key] = old;
@@ -299,23 +300,9 @@ function addRelationKeys(
   type: string,
   targetType: string,
 ): void {
-  const add = (t: string, k: string) => {
-    let set = keys.get(t);
-    if (!set) {
-      set = new Set();
-      keys.set(t, set);
-    }
-    set.add(k);
-  };
-  add(sourceType, type);
-  add(sourceType, targetType);
-  add(targetType, sourceType);
-}
-
-/** `list[i] = value`, filling holes with `undefined` so the array stays compact. */
-function setAt<T>(list: (T | undefined)[], i: number, value: T): void {
-  while (list.length < i) list.push(undefined);
-  list[i] = value;
+  addField(keys, sourceType, type);
+  addField(keys, sourceType, targetType);
+  addField(keys, targetType, sourceType);
 }
 
 function show(v: JsonValue | undefined): string {

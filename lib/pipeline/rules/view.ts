@@ -13,6 +13,7 @@
  */
 import type { Graph, JsonValue, Relation, Resource } from "../../graph/graph.ts";
 import { compareStrings } from "../../graph/graph.ts";
+import { setById } from "../../graph/dense.ts";
 
 /** A resource as seen by templates. */
 export type ResourceView = Record<string, unknown>;
@@ -74,8 +75,7 @@ export class ViewCache {
       return hit.view;
     }
     const view = buildView(this.#graph, resource, undefined);
-    while (this.#entries.length < resource.id) this.#entries.push(undefined);
-    this.#entries[resource.id] = { version, view };
+    setById(this.#entries, resource.id, { version, view });
     return view;
   }
 }
