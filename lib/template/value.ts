@@ -141,11 +141,8 @@ export function numberToString(v: number | TeraFloat): string {
   return isFloat(v) ? ryuF64(num(v)) : String(num(v));
 }
 
-/**
- * Key under which a structured value keeps the text it was parsed from (see
- * {@link withSourceText}).
- */
-export const SOURCE_TEXT: unique symbol = Symbol("graphsvc.sourceText");
+/** Key under which a structured value keeps the text it was parsed from (`withSourceText`). */
+const SOURCE_TEXT: unique symbol = Symbol("graphsvc.sourceText");
 
 /**
  * Marks an array or object parsed from JSON text so that printing it (`{{ value }}`, `~`,

@@ -56,7 +56,6 @@ export interface ModelPhaseResult {
 /** Read analysis and last run of one block (for skipping unchanged blocks). */
 interface BlockMemo {
   reads: ReadSet;
-  impure: boolean;
   /** Writer sequence when the block last started, if it ran without failures. */
   cleanSince?: number;
   /** Writer sequence when it last ended, and the fields it tried to write then. */
@@ -227,9 +226,9 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
         let memo = memos.get(block);
         if (!memo) {
           const r = blockReads(p.chunk.originType, rule, p.header);
-          memo = { reads: r.reads, impure: r.unskippable !== undefined };
+          memo = { reads: r.reads };
           memos.set(block, memo);
-          if (memo.impure) anyImpure = true;
+          if (r.impure) anyImpure = true;
         }
         // Skip a block whose inputs are unchanged since it last ran cleanly and whose outputs
         // nobody overwrote since: re-running it would write exactly what is already there.

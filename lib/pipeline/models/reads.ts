@@ -30,9 +30,6 @@ export const ANY_FIELD = "*";
 /** The reads of a block: `"all"`, or fields per type (may contain {@link ANY_FIELD}). */
 export type ReadSet = "all" | Map<string, Set<string>>;
 
-/** Why a block can never be skipped, or `undefined`. */
-export type Unskippable = "impure" | undefined;
-
 const IMPURE = /\b(?:counter|get_random)\s*\(/;
 
 class Collector {
@@ -118,13 +115,14 @@ class Collector {
  *   properties: { env: "{{ origin_resource.env | upper }}" },
  * }, []);
  * console.log(r.reads !== "all" && [...r.reads.get("host")!]); // ["@members", "name", "env"]
+ * console.log(r.impure); // false (true when a template calls counter() or get_random())
  * ```
  */
 export function blockReads(
   originType: string | undefined,
   rule: ModelRule,
   header: readonly CompiledHeader[],
-): { reads: ReadSet; unskippable: Unskippable } {
+): { reads: ReadSet; impure: boolean } {
   const c = new Collector();
   const roots: Record<string, string | undefined> = { origin_resource: originType };
   if (originType !== undefined) c.add(originType, MEMBERS);
@@ -182,5 +180,5 @@ export function blockReads(
     case "retype_relation":
       break;
   }
-  return { reads: c.all ? "all" : c.fields, unskippable: c.impure ? "impure" : undefined };
+  return { reads: c.all ? "all" : c.fields, impure: c.impure };
 }

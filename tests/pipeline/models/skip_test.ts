@@ -27,7 +27,7 @@ function reads(
   const h = compileHeader(Object.entries(header).map(([key, value]) => ({ key, value })));
   const r = blockReads(origin, rule, h);
   return {
-    impure: r.unskippable === "impure",
+    impure: r.impure,
     reads: r.reads === "all"
       ? "all"
       : Object.fromEntries([...r.reads].map(([t, f]) => [t, [...f].sort()])),
