@@ -174,20 +174,19 @@ function loadRows(ctx: PhaseContext, asset: LoadedAsset, assetTypes: ReadonlySet
       properties[column] = cell;
     });
     let key = row.cells[keyIndex].trim();
-    if (
-      filter && !rowMatches(ctx, filter, type, key, properties, raw, file, row.line, declaredAt)
-    ) {
-      continue;
+    // Templates of the declaration see the row's raw cells and the module parameters.
+    let context: Record<string, unknown> | undefined;
+    const rowContext = () => (context ??= { ...ctx.params, params: ctx.params, ...raw });
+    if (filter) {
+      const where = { file: file.displayPath, line: row.line, declaredAt };
+      if (!rowMatches(ctx, filter, { type, key, properties }, rowContext, where)) continue;
     }
     if (declaration?.nameTemplate) {
-      const context: Record<string, unknown> = { ...ctx.params, params: ctx.params, ...raw };
       try {
         const rendered = ctx.templates.render(
           declaration.nameTemplate,
-          context,
-          `${
-            declaration.layer === "data" ? "" : declaration.layer + "/"
-          }module.toml: assets."${declaration.file}".name_template`,
+          rowContext(),
+          `${declaredAt}.name_template`,
         );
         properties.original_name = key;
         key = rendered.trim();
@@ -243,29 +242,21 @@ function loadRows(ctx: PhaseContext, asset: LoadedAsset, assetTypes: ReadonlySet
 function rowMatches(
   ctx: PhaseContext,
   filter: Condition,
-  type: string,
-  key: string,
-  properties: Properties,
-  raw: Record<string, string>,
-  file: SourceFile,
-  line: number,
-  declaredAt: string,
+  row: { type: string; key: string; properties: Properties },
+  context: () => Record<string, unknown>,
+  where: { file: string; line: number; declaredAt: string },
 ): boolean {
-  const row = { id: -1, type, name: key, properties: { ...properties, name: key } };
+  const { type, key, properties } = row;
+  const resource = { id: -1, type, name: key, properties: { ...properties, name: key } };
   try {
-    return evaluateCondition(filter, row, {
+    return evaluateCondition(filter, resource, {
       graph: ctx.graph,
-      render: (source, k) =>
-        ctx.templates.render(
-          source,
-          { ...ctx.params, params: ctx.params, ...raw },
-          `${declaredAt}.${k}`,
-        ),
+      render: (source, k) => ctx.templates.render(source, context(), `${where.declaredAt}.${k}`),
     });
   } catch (e) {
-    ctx.issues.error("asset_match_on_failed", `${declaredAt}.match_on: ${describeError(e)}`, {
-      file: file.displayPath,
-      line,
+    ctx.issues.error("asset_match_on_failed", `${where.declaredAt}.match_on: ${describeError(e)}`, {
+      file: where.file,
+      line: where.line,
       phase: "assets",
     });
     return false;
