@@ -75,6 +75,19 @@ export interface GraphEngineOptions {
   phases?: RulePhases;
 }
 
+/**
+ * Outcome of waiting for a generation ({@link GraphEngine.awaitGeneration}):
+ * - `ready`: a published snapshot at or past the generation;
+ * - `failed`: the build that was to contain the generation failed (its status);
+ * - `timeout`: the build did not finish in time;
+ * - `unscheduled`: no build with that generation was ever requested (`latest` is the newest).
+ */
+export type GenerationWait =
+  | { kind: "ready"; snapshot: Snapshot }
+  | { kind: "failed"; status: BuildStatus }
+  | { kind: "timeout" }
+  | { kind: "unscheduled"; latest: number };
+
 /** Lines of one build kept for clients that join the build stream late. */
 const MAX_LOG_LINES = 10_000;
 
@@ -217,6 +230,42 @@ export class GraphEngine {
       return Promise.resolve(this.#lastStatus);
     }
     return new Promise((resolve) => this.#waiters.push({ generation, resolve }));
+  }
+
+  /** Generation of the newest build requested so far (0 before the first request). */
+  get latestGeneration(): number {
+    return this.#lastScheduled;
+  }
+
+  /**
+   * Waits until a snapshot of generation `generation` or later is published (read-your-writes).
+   * Answers at once when it already is; `failed` when the build for that generation failed;
+   * `timeout` after `timeoutMs`; `unscheduled` for a generation nobody requested.
+   *
+   * @example
+   * ```ts ignore
+   * const wait = await engine.awaitGeneration(engine.requestRebuild(), 10_000);
+   * if (wait.kind === "ready") console.log(wait.snapshot.generation);
+   * ```
+   */
+  async awaitGeneration(generation: number, timeoutMs: number): Promise<GenerationWait> {
+    if (this.#current.generation >= generation) return { kind: "ready", snapshot: this.#current };
+    if (generation > this.#lastScheduled) {
+      return { kind: "unscheduled", latest: this.#lastScheduled };
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), timeoutMs);
+    });
+    try {
+      const status = await Promise.race([this.waitFor(generation), timeout]);
+      if (this.#current.generation >= generation) {
+        return { kind: "ready", snapshot: this.#current };
+      }
+      return status ? { kind: "failed", status } : { kind: "timeout" };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Requests a rebuild and waits for it; returns the current snapshot afterwards. */

@@ -107,6 +107,17 @@ export function convertCell(
   }
 }
 
+/**
+ * The template context of an asset row (`name_template`, `match_on` operands): the module
+ * parameters, also under `params`, then the row's raw cells by column name.
+ */
+export function assetRowContext(
+  params: Readonly<Record<string, JsonValue>>,
+  raw: Readonly<Record<string, string>>,
+): Record<string, unknown> {
+  return { ...params, params, ...raw };
+}
+
 /** Chooses the key column: `name` when present, else the first column. */
 export function keyColumnIndex(header: readonly string[]): number {
   const i = header.indexOf("name");
@@ -176,7 +187,7 @@ function loadRows(ctx: PhaseContext, asset: LoadedAsset, assetTypes: ReadonlySet
     let key = row.cells[keyIndex].trim();
     // Templates of the declaration see the row's raw cells and the module parameters.
     let context: Record<string, unknown> | undefined;
-    const rowContext = () => (context ??= { ...ctx.params, params: ctx.params, ...raw });
+    const rowContext = () => (context ??= assetRowContext(ctx.params, raw));
     if (filter) {
       const where = { file: file.displayPath, line: row.line, declaredAt };
       if (!rowMatches(ctx, filter, { type, key, properties }, rowContext, where)) continue;
