@@ -7,6 +7,11 @@
 
 import type { JsonValue, Resource } from "../../graph/graph.ts";
 import { FilterError } from "./errors.ts";
+import {
+  compileUserRegex,
+  RegexTranslationError,
+  type UserRegex,
+} from "../../template/extensions/user_regex.ts";
 
 /** Operators accepted in the operator form of a filter entry. */
 export const FILTER_OPERATORS: readonly string[] = [
@@ -111,21 +116,16 @@ function compileOperator(key: string, op: string, operand: JsonValue): Test {
 }
 
 /**
- * Compiles a regular expression written for the original (Rust `regex` syntax): leading inline
- * flags such as `(?i)` become JavaScript flags; the search is unanchored.
+ * Compiles a regular expression written for the original (Rust `regex` syntax, e.g. `(?i)` flags,
+ * Unicode `\d`) on the linear-time engine; the search is unanchored. An invalid pattern, or one
+ * using look-around or back-references, is a {@link FilterError} naming it.
  */
-function compileRegex(key: string, source: string): RegExp {
-  let flags = "";
-  const inline = /^\(\?([imsx]+)\)/.exec(source);
-  if (inline) {
-    if (inline[1].includes("x")) throw new FilterError("'regex' flag x is not supported", key);
-    flags = [...new Set(inline[1])].join("");
-    source = source.slice(inline[0].length);
-  }
+function compileRegex(key: string, source: string): UserRegex {
   try {
-    return new RegExp(source, flags);
+    return compileUserRegex(source);
   } catch (e) {
-    throw new FilterError(`invalid regular expression: ${(e as Error).message}`, key);
+    if (e instanceof RegexTranslationError) throw new FilterError(e.message, key);
+    throw e;
   }
 }
 

@@ -6,6 +6,11 @@
  * @module
  */
 import type { Graph, JsonValue, Resource } from "../../graph/graph.ts";
+import {
+  compileUserRegex,
+  RegexTranslationError,
+  type UserRegex,
+} from "../../template/extensions/user_regex.ts";
 import { RuleError } from "./errors.ts";
 import { propertyValues } from "./paths.ts";
 import { isTemplate } from "./scope.ts";
@@ -325,24 +330,14 @@ function display(v: JsonValue): string {
   return typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 
-const regexCache = new Map<string, RegExp>();
-
-function compileRegExp(pattern: string, key: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (re) return re;
+/** Compiles a `regexp` operand (Rust syntax, linear-time engine, cached by the compiler). */
+function compileRegExp(pattern: string, key: string): UserRegex {
   try {
-    re = new RegExp(pattern, "u");
-  } catch {
-    try {
-      re = new RegExp(pattern);
-    } catch (e) {
-      throw new RuleError(
-        `invalid regular expression: ${(e as Error).message}`,
-        key,
-        "rule_condition",
-      );
+    return compileUserRegex(pattern);
+  } catch (e) {
+    if (e instanceof RegexTranslationError) {
+      throw new RuleError(e.message, key, "rule_condition");
     }
+    throw e;
   }
-  regexCache.set(pattern, re);
-  return re;
 }

@@ -7,6 +7,11 @@
 import type { FunctionFn, TestFn } from "../runtime.ts";
 import { describe, isFloat, isInt, isNumber, isObject, num, strictEquals } from "../value.ts";
 import { nowRfc3339 } from "./date.ts";
+import {
+  compileUserRegex,
+  RegexTranslationError,
+  type UserRegex,
+} from "../extensions/user_regex.ts";
 
 function maxArgs(name: string, max: number, args: unknown[]): void {
   if (args.length > max) {
@@ -40,26 +45,19 @@ function simple(name: string, f: (v: unknown) => boolean): TestFn {
   };
 }
 
-const regexCache = new Map<string, RegExp>();
-
-/** Converts a Rust regex to a JS one (leading inline flags become JS flags). */
-export function rustRegex(src: string): RegExp {
-  let re = regexCache.get(src);
-  if (re) return re;
-  let flags = "u";
-  let body = src;
-  const m = /^\(\?([imsx]+)\)/.exec(body);
-  if (m) {
-    body = body.slice(m[0].length);
-    for (const f of m[1]) if (f !== "x" && !flags.includes(f)) flags += f;
-  }
+/**
+ * Compiles the pattern of `is matching` (Rust syntax, linear-time engine, cached); an invalid
+ * pattern is a render error naming it.
+ */
+export function rustRegex(src: string): UserRegex {
   try {
-    re = new RegExp(body, flags);
+    return compileUserRegex(src);
   } catch (e) {
-    throw new Error(`Tester \`matching\`: Invalid regular expression: ${(e as Error).message}`);
+    if (e instanceof RegexTranslationError) {
+      throw new Error(`Tester \`matching\`: ${e.message}`, { cause: e });
+    }
+    throw e;
   }
-  regexCache.set(src, re);
-  return re;
 }
 
 /** The built-in tests. */
@@ -115,9 +113,7 @@ export const builtinTests: Record<string, TestFn> = {
     maxArgs("matching", 1, args);
     defined("matching", v);
     const s = str("matching", "on a variable", v);
-    const re = rustRegex(str("matching", "with a parameter", args[0]));
-    re.lastIndex = 0;
-    return re.test(s);
+    return rustRegex(str("matching", "with a parameter", args[0])).test(s);
   },
 };
 

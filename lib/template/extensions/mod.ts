@@ -48,8 +48,10 @@ export {
   vaultPlaceholder,
   type VaultResolver,
 };
-export { compileRustRegex, RegexTranslationError, translateRustRegex } from "./rust_regex.ts";
+export { RegexTranslationError, translateRustRegex } from "./rust_regex.ts";
 export type { TranslatedRegex } from "./rust_regex.ts";
+export { compileRustRegex, compileUserRegex, UserRegex } from "./user_regex.ts";
+export type { RegexMatch } from "./user_regex.ts";
 export { compactJson, substituteInlineVault };
 
 /**

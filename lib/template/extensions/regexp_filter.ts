@@ -17,14 +17,15 @@
  */
 
 import { ExtensionError } from "./errors.ts";
-import { compileRustRegex, RegexTranslationError } from "./rust_regex.ts";
+import { compileUserRegex, RegexTranslationError, type UserRegex } from "./user_regex.ts";
 import { describe, printValue, requireString } from "./values.ts";
 
 type Part = string | { group: number | string };
 
 /** A parsed `s/…/…/flags` expression. */
 export interface SedExpression {
-  regex: RegExp;
+  /** The compiled pattern (Rust syntax, linear-time engine). */
+  regex: UserRegex;
   replacement: Part[];
   global: boolean;
 }
@@ -120,9 +121,9 @@ export function parseSedExpression(expr: string): SedExpression {
     else if (f === "i" || f === "m" || f === "s") extra += f;
     else throw new ExtensionError(ext, `unsupported flag ${JSON.stringify(f)}`, "expr");
   }
-  let regex: RegExp;
+  let regex: UserRegex;
   try {
-    regex = compileRustRegex(pattern, extra, "g");
+    regex = compileUserRegex(pattern, extra);
   } catch (e) {
     if (e instanceof RegexTranslationError) {
       throw new ExtensionError(ext, e.message, "expr", { cause: e });
@@ -132,28 +133,13 @@ export function parseSedExpression(expr: string): SedExpression {
   return { regex, replacement: parseReplacement(repl, delim), global };
 }
 
-/** Applies a parsed substitution to a string. */
+/** Applies a parsed substitution to a string (Rust `replace`/`replace_all` match iteration). */
 export function applySed(e: SedExpression, input: string): string {
-  const re = new RegExp(e.regex.source, e.regex.flags);
-  let out = "";
-  let last = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(input)) !== null) {
-    out += input.slice(last, m.index);
-    for (const p of e.replacement) {
-      if (typeof p === "string") out += p;
-      else if (typeof p.group === "number") out += m[p.group] ?? "";
-      else out += m.groups?.[p.group] ?? "";
-    }
-    last = m.index + m[0].length;
-    if (!e.global) break;
-    if (m[0].length === 0) {
-      if (re.lastIndex >= input.length) break;
-      const cp = input.codePointAt(re.lastIndex)!;
-      re.lastIndex += cp > 0xffff ? 2 : 1;
-    }
-  }
-  return out + input.slice(last);
+  return e.regex.replace(input, (m) => {
+    let out = "";
+    for (const p of e.replacement) out += typeof p === "string" ? p : m.group(p.group) ?? "";
+    return out;
+  }, e.global);
 }
 
 /** The `regexp` filter. */

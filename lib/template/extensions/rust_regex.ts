@@ -1,21 +1,26 @@
 /**
- * Translation of Rust `regex` crate syntax (what the original's Tera and `regexp` filter use) to
- * an equivalent JavaScript `RegExp` with the `u` flag.
+ * Translation of Rust `regex` crate syntax (what the original's Tera, `regexp` filter, rule
+ * conditions and GraphQL filters use) to the syntax of RE2 (`re2js`), a linear-time engine like
+ * Rust's own: no back-references, no look-around, so no catastrophic backtracking.
  *
- * Differences handled: `(?P<name>…)` groups; inline flags `(?i)`, `(?m)`, `(?s)`, `(?is:…)`
- * (anywhere, scoped to the enclosing group like in Rust); Unicode-aware `\d`, `\w`, `\s`, `\b`
- * (JavaScript's are ASCII-only); `.` not matching `\n` only, and multi-line `^`/`$` only
- * breaking at `\n` (JavaScript also uses `\r`, U+2028, U+2029); `\A`, `\z`; `\x{…}`, `\u{…}`, `\UHHHHHHHH`, `\a`; ASCII classes
- * `[[:alpha:]]`; `\pL` and script names in `\p{Greek}`; escaped punctuation such as `\#`.
- * Constructs that Rust rejects (look-around, back-references) are rejected too; Rust-only
- * constructs without a JavaScript equivalent (nested classes, class set operations, flags
- * `x`, `U`, `R`, `-u`) raise an error naming the construct.
+ * Differences handled: Unicode-aware `\d`, `\s`, `\w` (RE2's are ASCII-only); `(?x)` verbose mode
+ * (whitespace and `#` comments ignored, scoped to the enclosing group like every Rust flag);
+ * `(?u)` (the default) dropped; `(?<name>…)` groups; `\u{…}`, `\uHHHH`, `\UHHHHHHHH` escapes;
+ * long Unicode class names (`\p{Letter}`, `\p{Script=Greek}`, `\p{greek}`).
+ * Passed through unchanged (same meaning in both engines): `(?P<name>…)`, flags `i`, `m`, `s`,
+ * `U` (global or scoped), `.` (not `\n`), `^`/`$`, `\A`, `\z`, `\x{…}`, `\pL`, `\p{Greek}`,
+ * `[[:alpha:]]`, escaped punctuation such as `\#`.
+ * Rejected like Rust: look-around, back-references, unknown escapes. Rejected because RE2 has no
+ * equivalent: nested classes and class set operations, `\W` inside a class, flags `R` and `-u`.
+ * Known approximation: `\b` and `\B` are ASCII word boundaries (Rust: Unicode).
  *
  * @module
  */
 
+import { RE2JS } from "re2js";
+
 /**
- * Thrown for a pattern that is invalid or cannot be translated.
+ * Thrown for a pattern that is invalid or cannot be translated; the message names the pattern.
  *
  * @example
  * ```ts
@@ -27,48 +32,68 @@
  * ```
  */
 export class RegexTranslationError extends Error {
-  /** Creates the error with a message describing the construct. */
-  constructor(message: string) {
-    super(message);
+  /** The user's pattern (when known). */
+  readonly pattern?: string;
+  /** Creates the error; with `pattern`, the message names it. */
+  constructor(message: string, pattern?: string) {
+    super(
+      pattern === undefined
+        ? message
+        : `invalid regular expression ${JSON.stringify(pattern)}: ${message}`,
+    );
     this.name = "RegexTranslationError";
+    this.pattern = pattern;
   }
 }
 
-const WORD_ITEMS = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}";
+/** Rust's Unicode `\w`: Alphabetic, marks, decimal digits, connector punctuation, joiners. */
+const WORD_ITEMS = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\x{200C}\\x{200D}";
 const WORD = `[${WORD_ITEMS}]`;
 const NOT_WORD = `[^${WORD_ITEMS}]`;
-const BOUNDARY = `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`;
-const NOT_BOUNDARY = `(?:(?<=${WORD})(?=${WORD})|(?<!${WORD})(?!${WORD}))`;
-const SYNTAX_CHARS = new Set("^$\\.*+?()[]{}|/");
+const SPACE = "\\p{White_Space}";
+const NOT_SPACE = "\\P{White_Space}";
 
-const POSIX: Record<string, string> = {
-  alnum: "0-9A-Za-z",
-  alpha: "A-Za-z",
-  ascii: "\\x00-\\x7F",
-  blank: "\\t ",
-  cntrl: "\\x00-\\x1F\\x7F",
-  digit: "0-9",
-  graph: "!-~",
-  lower: "a-z",
-  print: " -~",
-  punct: "!-\\/:-@\\[-`{-~",
-  space: "\\t\\n\\v\\f\\r ",
-  upper: "A-Z",
-  word: "0-9A-Za-z_",
-  xdigit: "0-9A-Fa-f",
+/** Long general-category names (Rust accepts them; RE2 only the short ones). */
+const CATEGORIES: Record<string, string> = {
+  letter: "L",
+  uppercaseletter: "Lu",
+  lowercaseletter: "Ll",
+  titlecaseletter: "Lt",
+  modifierletter: "Lm",
+  otherletter: "Lo",
+  mark: "M",
+  nonspacingmark: "Mn",
+  spacingmark: "Mc",
+  enclosingmark: "Me",
+  number: "N",
+  decimalnumber: "Nd",
+  digit: "Nd",
+  letternumber: "Nl",
+  othernumber: "No",
+  punctuation: "P",
+  connectorpunctuation: "Pc",
+  dashpunctuation: "Pd",
+  openpunctuation: "Ps",
+  closepunctuation: "Pe",
+  initialpunctuation: "Pi",
+  finalpunctuation: "Pf",
+  otherpunctuation: "Po",
+  symbol: "S",
+  mathsymbol: "Sm",
+  currencysymbol: "Sc",
+  modifiersymbol: "Sk",
+  othersymbol: "So",
+  separator: "Z",
+  spaceseparator: "Zs",
+  lineseparator: "Zl",
+  paragraphseparator: "Zp",
+  other: "C",
+  control: "Cc",
+  format: "Cf",
+  surrogate: "Cs",
+  privateuse: "Co",
+  unassigned: "Cn",
 };
-
-interface Flags {
-  i: boolean;
-  m: boolean;
-  s: boolean;
-}
-
-interface Group {
-  flags: Flags;
-  /** Inline `(?x)` wrappers opened inside this group, closed at `|` and at the group's end. */
-  wrappers: string[];
-}
 
 /**
  * Result of {@link translateRustRegex}.
@@ -76,66 +101,123 @@ interface Group {
  * @example
  * ```ts
  * const t: TranslatedRegex = translateRustRegex("(?i)abc");
- * t.flags; // "ui"
+ * t.source; // "(?i)abc"
  * ```
  */
 export interface TranslatedRegex {
-  /** JavaScript pattern source. */
+  /** RE2 pattern source (global flags included as a leading `(?…)`). */
   source: string;
-  /** JavaScript flags (always contains `u`). */
+  /** The global flags that were applied (`i`, `m`, `s`), for information. */
   flags: string;
+}
+
+const probed = new Map<string, boolean>();
+
+/** True when RE2 knows the Unicode class escape `text` (e.g. `\\p{Greek}`). */
+function re2Knows(text: string): boolean {
+  let ok = probed.get(text);
+  if (ok === undefined) {
+    try {
+      RE2JS.compile(text);
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    probed.set(text, ok);
+  }
+  return ok;
 }
 
 function propertyEscape(name: string, negated: boolean): string {
   const p = negated ? "P" : "p";
-  const candidates = [name, `Script=${name}`, `General_Category=${name}`];
+  let n = name.trim();
+  let neg = false;
+  if (n.startsWith("^")) {
+    neg = true;
+    n = n.slice(1);
+  }
+  const eq = n.search(/[=:]/);
+  let kind = "";
+  if (eq >= 0) {
+    kind = n.slice(0, eq).replace(/[\s_-]/g, "").toLowerCase();
+    n = n.slice(eq + 1);
+  }
+  const loose = n.replace(/[\s_-]/g, "").toLowerCase();
+  const titled = n.trim().split(/[\s_-]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("_");
+  const candidates: string[] = [];
+  if (kind === "" || kind === "generalcategory" || kind === "gc") {
+    if (CATEGORIES[loose]) candidates.push(CATEGORIES[loose]);
+  }
+  candidates.push(n.trim(), titled, titled.toLowerCase() === "any" ? "Any" : titled);
+  const flip = negated !== neg;
   for (const c of candidates) {
-    try {
-      new RegExp(`\\${p}{${c}}`, "u");
-      return `\\${p}{${c}}`;
-    } catch {
-      // try the next spelling
-    }
+    const text = `\\${flip ? "P" : "p"}{${c}}`;
+    if (re2Knows(text)) return text;
   }
   throw new RegexTranslationError(`unknown Unicode class \\${p}{${name}}`);
 }
 
-function hexEscape(hex: string, pattern: string): string {
+function hexEscape(hex: string): string {
   if (!/^[0-9a-fA-F]{1,8}$/.test(hex) || parseInt(hex, 16) > 0x10ffff) {
-    throw new RegexTranslationError(`invalid hex escape in ${JSON.stringify(pattern)}`);
+    throw new RegexTranslationError(`invalid hex escape ${JSON.stringify(hex)}`);
   }
-  return `\\u{${hex}}`;
+  const cp = parseInt(hex, 16);
+  if (cp >= 0xd800 && cp <= 0xdfff) {
+    throw new RegexTranslationError(`escape of a surrogate code point ${JSON.stringify(hex)}`);
+  }
+  return `\\x{${hex}}`;
 }
 
 /**
- * Translates a Rust regex into a JavaScript source + flags.
+ * Translates a Rust regex into an RE2 pattern. `extraFlags` (`i`, `m`, `s`) apply to the whole
+ * pattern. Throws {@link RegexTranslationError} naming the pattern.
  *
  * @example
  * ```ts
- * const t = translateRustRegex("(?P<zone>[a-z]+)\\.ch$");
- * new RegExp(t.source, t.flags).exec("www.example.ch")?.groups?.zone; // "example"
+ * translateRustRegex("(?P<zone>[a-z]+)\\.ch$").source; // "(?P<zone>[a-z]+)\\.ch$"
+ * translateRustRegex("^\\d+$").source; // "^\\p{Nd}+$"
  * ```
  */
 export function translateRustRegex(pattern: string, extraFlags = ""): TranslatedRegex {
-  const global: Flags = { i: false, m: false, s: false };
+  try {
+    return translate(pattern, extraFlags);
+  } catch (e) {
+    if (e instanceof RegexTranslationError && e.pattern === undefined) {
+      throw new RegexTranslationError(e.message, pattern);
+    }
+    throw e;
+  }
+}
+
+function translate(pattern: string, extraFlags: string): TranslatedRegex {
+  let global = "";
   for (const f of extraFlags) {
-    if (f === "i" || f === "m" || f === "s") global[f] = true;
-    else throw new RegexTranslationError(`unsupported flag ${JSON.stringify(f)}`);
+    if (f === "i" || f === "m" || f === "s") {
+      if (!global.includes(f)) global += f;
+    } else throw new RegexTranslationError(`unsupported flag ${JSON.stringify(f)}`);
   }
   let i = 0;
-  // Leading inline flags apply to the whole pattern: turn them into JavaScript flags.
-  for (;;) {
-    const m = /^\(\?([a-zA-Z]+)\)/.exec(pattern.slice(i));
-    if (!m) break;
-    for (const f of m[1]) {
-      if (f === "i" || f === "m" || f === "s") global[f] = true;
-      else if (f !== "u") throw new RegexTranslationError(`unsupported inline flag ${f}`);
-    }
-    i += m[0].length;
-  }
-  const stack: Group[] = [{ flags: { ...global }, wrappers: [] }];
+  /** Verbose mode per open group (top = innermost). */
+  const verbose: boolean[] = [false];
   let out = "";
-  const top = () => stack[stack.length - 1];
+  const isVerbose = () => verbose[verbose.length - 1];
+
+  /** In verbose mode, skips whitespace and `#` comments; returns true when something was skipped. */
+  const skipSpace = (): boolean => {
+    if (!isVerbose()) return false;
+    const from = i;
+    for (;;) {
+      const c = pattern[i];
+      if (c === undefined) break;
+      if (/\s/u.test(c)) i++;
+      else if (c === "#") {
+        const nl = pattern.indexOf("\n", i);
+        i = nl < 0 ? pattern.length : nl + 1;
+      } else break;
+    }
+    return i > from;
+  };
 
   const escape = (inClass: boolean): string => {
     const c = pattern[i + 1];
@@ -147,9 +229,9 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
       case "D":
         return "\\P{Nd}";
       case "s":
-        return "\\p{White_Space}";
+        return SPACE;
       case "S":
-        return "\\P{White_Space}";
+        return NOT_SPACE;
       case "w":
         return inClass ? WORD_ITEMS : WORD;
       case "W":
@@ -158,17 +240,12 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
         }
         return NOT_WORD;
       case "b":
-        if (inClass) throw new RegexTranslationError("\\b inside a character class");
-        return BOUNDARY;
       case "B":
-        if (inClass) throw new RegexTranslationError("\\B inside a character class");
-        return NOT_BOUNDARY;
       case "A":
-        return "(?<![\\s\\S])";
       case "z":
-        return "(?![\\s\\S])";
+        if (inClass) throw new RegexTranslationError(`\\${c} inside a character class`);
+        return `\\${c}`;
       case "a":
-        return "\\x07";
       case "n":
       case "t":
       case "r":
@@ -196,22 +273,22 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
           if (close < 0) throw new RegexTranslationError("unclosed hex escape");
           const hex = pattern.slice(i + 1, close);
           i = close + 1;
-          return hexEscape(hex, pattern);
+          return hexEscape(hex);
         }
         const len = c === "x" ? 2 : c === "u" ? 4 : 8;
         const hex = pattern.slice(i, i + len);
         if (hex.length !== len) throw new RegexTranslationError(`incomplete \\${c} escape`);
         i += len;
-        return hexEscape(hex, pattern);
+        return hexEscape(hex);
       }
       default:
         if (/[0-9]/.test(c)) {
           throw new RegexTranslationError("back-references are not supported (Rust regex)");
         }
         if (/[A-Za-z]/.test(c)) throw new RegexTranslationError(`unknown escape \\${c}`);
-        if (SYNTAX_CHARS.has(c)) return `\\${c}`;
-        if (c === "-") return inClass ? "\\-" : "-";
-        return c;
+        if (/[!-/:-@[-`{-~]/.test(c)) return `\\${c}`; // escaped ASCII punctuation: literal
+        if (c === " " || c === "\t" || c === "\n") return hexEscape(c.charCodeAt(0).toString(16));
+        throw new RegexTranslationError(`unknown escape \\${c}`);
     }
   };
 
@@ -219,12 +296,14 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
     // pattern[i] === "["
     let res = "[";
     i++;
+    skipSpace();
     if (pattern[i] === "^") {
       res += "^";
       i++;
     }
     let first = true;
     for (;;) {
+      skipSpace();
       const c = pattern[i];
       if (c === undefined) throw new RegexTranslationError("unclosed character class");
       if (c === "]" && !first) {
@@ -233,12 +312,9 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
       }
       first = false;
       if (c === "[") {
-        const posix = /^\[:(\^?)([a-z]+):\]/.exec(pattern.slice(i));
+        const posix = /^\[:(\^?)([a-z]+):\]/.exec(pattern.slice(i, i + 16));
         if (posix) {
-          const set = POSIX[posix[2]];
-          if (!set) throw new RegexTranslationError(`unknown ASCII class [:${posix[2]}:]`);
-          if (posix[1]) throw new RegexTranslationError("negated ASCII classes are not supported");
-          res += set;
+          res += posix[0]; // same ASCII classes in RE2, negated ones included
           i += posix[0].length;
           continue;
         }
@@ -254,73 +330,60 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
         res += escape(true);
         continue;
       }
-      if (c === "]" || c === "/") res += `\\${c}`;
-      else res += c;
+      res += c === "]" ? "\\]" : c;
       i++;
     }
   };
 
-  const closeWrappers = (g: Group) => {
-    out += ")".repeat(g.wrappers.length);
-    g.wrappers = [];
-  };
-
   while (i < pattern.length) {
+    if (skipSpace()) continue;
     const c = pattern[i];
     if (c === "\\") {
       out += escape(false);
     } else if (c === "[") {
       out += parseClass();
-    } else if (c === ".") {
-      out += top().flags.s ? "[\\s\\S]" : "[^\\n]";
-      i++;
-    } else if (c === "^") {
-      // Rust: start of text, or (multi-line) after "\n" only; JavaScript would also accept \r etc.
-      out += top().flags.m ? "(?<![^\\n])" : "(?<![\\s\\S])";
-      i++;
-    } else if (c === "$") {
-      out += top().flags.m ? "(?![^\\n])" : "(?![\\s\\S])";
-      i++;
     } else if (c === "|") {
-      const g = top();
-      const reopen = g.wrappers;
-      closeWrappers(g);
       out += "|";
-      for (const w of reopen) out += w;
-      g.wrappers = reopen;
       i++;
     } else if (c === ")") {
-      if (stack.length === 1) throw new RegexTranslationError("unopened group");
-      closeWrappers(top());
-      stack.pop();
+      if (verbose.length === 1) throw new RegexTranslationError("unopened group");
+      verbose.pop();
       out += ")";
       i++;
     } else if (c === "(") {
-      const rest = pattern.slice(i);
-      const parent = top().flags;
+      const rest = pattern.slice(i, i + 64);
       let m: RegExpExecArray | null;
       if ((m = /^\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(rest))) {
-        out += `(?<${m[1]}>`;
-        stack.push({ flags: { ...parent }, wrappers: [] });
+        out += `(?P<${m[1]}>`;
+        verbose.push(isVerbose());
         i += m[0].length;
       } else if (/^\(\?(=|!|<=|<!)/.test(rest)) {
         throw new RegexTranslationError("look-around is not supported (Rust regex)");
       } else if ((m = /^\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?([:)])/.exec(rest))) {
-        const flags = { ...parent };
-        const mods = applyFlags(flags, m[1], m[2] ?? "");
+        let x = isVerbose();
+        let on = "";
+        let off = "";
+        for (const [list, value] of [[m[1], true], [m[2] ?? "", false]] as const) {
+          for (const f of list) {
+            if (f === "x") x = value;
+            else if (f === "u" && value) continue;
+            else if ("imsU".includes(f)) {
+              if (value) on += f;
+              else off += f;
+            } else {
+              throw new RegexTranslationError(`unsupported inline flag ${value ? "" : "-"}${f}`);
+            }
+          }
+        }
+        const mods = off ? `${on}-${off}` : on;
         i += m[0].length;
         if (m[3] === ":") {
           out += mods ? `(?${mods}:` : "(?:";
-          stack.push({ flags, wrappers: [] });
+          verbose.push(x);
         } else {
-          // `(?i)` mid-pattern: applies until the end of the enclosing group.
-          const g = top();
-          g.flags = flags;
-          if (mods) {
-            const w = `(?${mods}:`;
-            out += w;
-            g.wrappers.push(w);
-          }
+          // `(?i)` mid-pattern: applies until the end of the enclosing group (RE2 and Rust).
+          if (mods) out += `(?${mods})`;
+          verbose[verbose.length - 1] = x;
         }
       } else if (rest.startsWith("(?")) {
         throw new RegexTranslationError(
@@ -328,54 +391,16 @@ export function translateRustRegex(pattern: string, extraFlags = ""): Translated
         );
       } else {
         out += "(";
-        stack.push({ flags: { ...parent }, wrappers: [] });
+        verbose.push(isVerbose());
         i++;
       }
     } else {
-      out += c;
-      i++;
+      const cp = pattern.codePointAt(i)!;
+      const ch = String.fromCodePoint(cp);
+      out += ch;
+      i += ch.length;
     }
   }
-  if (stack.length !== 1) throw new RegexTranslationError("unclosed group");
-  closeWrappers(top());
-  const flags = `u${global.i ? "i" : ""}`;
-  try {
-    new RegExp(out, flags);
-  } catch (e) {
-    throw new RegexTranslationError(
-      `invalid regex ${JSON.stringify(pattern)}: ${(e as Error).message}`,
-    );
-  }
-  return { source: out, flags };
-}
-
-/** Applies `(?on-off)` to `flags`; returns the JavaScript modifier text for `i`. */
-function applyFlags(flags: Flags, on: string, off: string): string {
-  let js = "";
-  let jsOff = "";
-  for (const [list, value] of [[on, true], [off, false]] as const) {
-    for (const f of list) {
-      if (f === "i") {
-        flags.i = value;
-        if (value) js += f;
-        else jsOff += f;
-      } else if (f === "s" || f === "m") flags[f] = value;
-      else if (f === "u" && value) continue;
-      else throw new RegexTranslationError(`unsupported inline flag ${value ? "" : "-"}${f}`);
-    }
-  }
-  return jsOff ? `${js}-${jsOff}` : js;
-}
-
-/**
- * Compiles a Rust regex to a JavaScript `RegExp`.
- *
- * @example
- * ```ts
- * compileRustRegex("^\\d+$").test("١٢٣"); // true: Rust's \d is Unicode-aware
- * ```
- */
-export function compileRustRegex(pattern: string, extraFlags = "", jsFlags = ""): RegExp {
-  const t = translateRustRegex(pattern, extraFlags);
-  return new RegExp(t.source, t.flags + jsFlags);
+  if (verbose.length !== 1) throw new RegexTranslationError("unclosed group");
+  return { source: global ? `(?${global})${out}` : out, flags: global };
 }

@@ -56,6 +56,23 @@ Deno.test("G8 operators eq ne contains in exists gt lt regex", async () => {
   assert.deepEqual(await filtered(`{ tags: { regex: "^ed" } }`), ["a"]);
 });
 
+Deno.test("G8 regex runs in linear time and in Rust syntax (issue 16 item 1)", async () => {
+  const g = new Graph();
+  resources(g, [["application", "a", { description: "a".repeat(100_000) }]]);
+  g.seal();
+  // Froze a backtracking engine for ~56 s; must simply complete.
+  const d = await data(
+    g,
+    `{ application(filter: { description: { regex: "^(.|.)*Z$" } }) { name } }`,
+  );
+  assert.deepEqual(d, { application: [] });
+  assert.deepEqual(await filtered(`{ port: { regex: "^\\\\d{2}$" } }`), ["a"]);
+  assert.match(
+    (await errors(hosts(), `{ host(filter: { env: { regex: "(?=p)" } }) { name } }`))[0],
+    /invalid filter on 'env': invalid regular expression "\(\?=p\)": look-around/,
+  );
+});
+
 Deno.test("G8 filter from a variable", async () => {
   assert.deepEqual(await filtered("", { f: { env: { eq: "dev" } } }), ["b"]);
   assert.deepEqual(await filtered("", { f: null }), ["a", "b", "c"]);

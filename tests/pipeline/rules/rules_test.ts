@@ -84,6 +84,16 @@ Deno.test("M71 'regexp' is an unanchored search; invalid patterns are errors", (
   equal(e.key, "match_on[0].regexp");
 });
 
+Deno.test("M71 'regexp' uses Rust syntax on a linear-time engine (issue 16 item 1)", () => {
+  // A backtracking engine would hang here.
+  ok(!check([{ property: "h", regexp: "^(.|.)*Z$" }], { h: "a".repeat(100_000) }));
+  ok(check([{ property: "h", regexp: "^\\d+$" }], { h: "١٢" })); // Rust \d is Unicode
+  ok(check([{ property: "h", regexp: "(?x) ^ web # comment" }], { h: "web-1" }));
+  const e = ruleError(() => compileConditions([{ property: "h", regexp: "(?=a)" }], "match_on"));
+  equal(e.key, "match_on[0].regexp");
+  ok(e.message.includes(`"(?=a)"`), e.message);
+});
+
 Deno.test("M71 'expression' renders to exactly true; raw expressions are wrapped", () => {
   ok(check([{ expression: "{% if origin_resource.a == 'x' %}true{% endif %}" }], { a: "x" }));
   ok(!check([{ expression: "{% if origin_resource.a == 'x' %}true{% endif %}" }], { a: "y" }));

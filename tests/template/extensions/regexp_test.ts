@@ -1,5 +1,10 @@
 import { assertEquals, assertExtError, assertThrows, ext } from "./_helpers.ts";
-import { compileRustRegex, RegexTranslationError } from "../../../lib/template/extensions/mod.ts";
+import {
+  compileRustRegex,
+  compileUserRegex,
+  RegexTranslationError,
+  translateRustRegex,
+} from "../../../lib/template/extensions/mod.ts";
 
 const { filters } = ext();
 const re = (v: unknown, expr: string) => filters.regexp(v, { expr });
@@ -93,6 +98,59 @@ Deno.test("compileRustRegex: translation details", () => {
   assertEquals(compileRustRegex("[]a]").test("]"), true);
   assertThrows(() => compileRustRegex("[a[b]]"), RegexTranslationError);
   assertThrows(() => compileRustRegex("[a&&b]"), RegexTranslationError);
-  assertThrows(() => compileRustRegex("(?x)a b"), RegexTranslationError);
+  assertThrows(() => compileRustRegex("[a-z--b]"), RegexTranslationError);
   assertThrows(() => compileRustRegex("\\q"), RegexTranslationError);
+});
+
+Deno.test("user regex: catastrophic patterns run in linear time (issue 16 item 1, T3)", () => {
+  // A backtracking engine would not finish these (the test runner would hang).
+  const long = "a".repeat(200_000);
+  assertEquals(compileUserRegex("^(.|.)*Z$").test(long), false);
+  assertEquals(compileUserRegex("^(a+)+$").test(`${long}!`), false);
+  assertEquals(compileUserRegex("(a|aa)*b").test(long), false);
+  assertEquals(re(`${long}x`, "s/(a*)*x/y/"), "y");
+});
+
+Deno.test("user regex: Rust (?x) verbose mode, scoped like every Rust flag", () => {
+  assertEquals(compileRustRegex("(?x) a b # comment\n c").test("abc"), true);
+  assertEquals(compileRustRegex("(?x)a\\ b").test("a b"), true);
+  assertEquals(compileRustRegex("(?x)[ a b ]+").test(" "), false);
+  assertEquals(compileRustRegex("(?x: a b) c").test("ab c"), true);
+  assertEquals(compileRustRegex("(?x: a b) c").test("abc"), false);
+});
+
+Deno.test("user regex: Rust class names and escapes translated for RE2", () => {
+  assertEquals(compileRustRegex("^\\p{Letter}+$").test("Ωé"), true);
+  assertEquals(compileRustRegex("^\\p{sc=Greek}$").test("Ω"), true);
+  assertEquals(compileRustRegex("^\\p{greek}$").test("Ω"), true);
+  assertEquals(compileRustRegex("^\\P{Greek}$").test("Ω"), false);
+  assertEquals(compileRustRegex("^[[:^alpha:]]+$").test("12"), true);
+  assertEquals(compileRustRegex("^\\u{41}\\u0042\\U00000043$").test("ABC"), true);
+  assertEquals(compileRustRegex("(?U)a+").first("aaa")?.text, "a");
+  assertEquals(compileRustRegex("^\\w+$").test("Zürich_١"), true);
+  assertEquals(compileRustRegex("^\\s$").test("\u3000"), true);
+  assertEquals(translateRustRegex("(?u)a").source, "a");
+  assertThrows(() => compileRustRegex("(?R)a"), RegexTranslationError);
+  assertThrows(() => compileRustRegex("(?-u)a"), RegexTranslationError);
+  assertThrows(() => compileRustRegex("\\p{NoSuchClass}"), RegexTranslationError);
+});
+
+Deno.test("user regex: match iteration like Rust find_iter; groups by number and name", () => {
+  assertEquals(re("baaac", "s/a*/-/g"), "-b-c-"); // no empty match right after "aaa"
+  const m = compileUserRegex("(?P<y>\\d+)-(\\d+)?").first("on 2024-")!;
+  assertEquals([m.start, m.end, m.group("y"), m.group(2), m.group("nope")], [
+    3,
+    8,
+    "2024",
+    undefined,
+    undefined,
+  ]);
+});
+
+Deno.test("user regex: invalid patterns are typed errors naming the pattern", () => {
+  for (const p of ["(", "a{1001}", "(?=a)", "(a)\\1", "[a", "\\q"]) {
+    const e = assertThrows(() => compileUserRegex(p), RegexTranslationError);
+    assertEquals(e.pattern, p);
+    if (!e.message.includes(JSON.stringify(p))) throw new Error(`pattern not named: ${e.message}`);
+  }
 });
