@@ -101,3 +101,28 @@ export class LimitExceededError extends GraphQLApiError {
     this.name = "LimitExceededError";
   }
 }
+
+/**
+ * A query produced more response bytes than allowed.
+ *
+ * @example
+ * ```ts
+ * const e = new ResponseTooLargeError(1024);
+ * console.log(e.code); // "RESPONSE_TOO_LARGE"
+ * ```
+ */
+export class ResponseTooLargeError extends GraphQLApiError {
+  /**
+   * Creates the error.
+   *
+   * @param max the limit in bytes
+   */
+  constructor(readonly max: number) {
+    super(
+      `Response exceeds the maximum of ${max} bytes; page list fields with 'limit'/'offset' ` +
+        "or select fewer fields.",
+      "RESPONSE_TOO_LARGE",
+    );
+    this.name = "ResponseTooLargeError";
+  }
+}

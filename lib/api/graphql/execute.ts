@@ -5,20 +5,44 @@
  */
 
 import {
+  defaultFieldResolver,
   type DocumentNode,
   execute,
   type ExecutionResult,
+  getNamedType,
   GraphQLError,
+  type GraphQLFieldResolver,
+  isLeafType,
+  isObjectType,
   parse,
   specifiedRules,
   validate,
   type ValidationRule,
 } from "graphql";
 import type { Graph } from "../../graph/graph.ts";
-import { LimitExceededError } from "./errors.ts";
-import { EdgeBudget, MAX_QUERY_LENGTH, maxAliasesRule, maxDepthRule } from "./limits.ts";
+import { LimitExceededError, ResponseTooLargeError } from "./errors.ts";
+import { MAX_QUERY_COST, maxCostRule } from "./cost.ts";
+import {
+  checkQueryNesting,
+  EdgeBudget,
+  MAX_NESTING,
+  MAX_QUERY_LENGTH,
+  MAX_RESPONSE_BYTES,
+  maxAliasesRule,
+  maxDepthRule,
+  ResponseBudget,
+  valueDepth,
+} from "./limits.ts";
 import { graphOfSchema, type GraphQLContext } from "./schema.ts";
 import type { GraphQLSchema } from "graphql";
+
+/** Per-request limits of {@link executeDocument}; each defaults to the module constant. */
+export interface ExecutionLimits {
+  /** Largest estimated query cost (default {@link MAX_QUERY_COST}). */
+  readonly maxCost?: number;
+  /** Largest response in bytes (default {@link MAX_RESPONSE_BYTES}). */
+  readonly maxResponseBytes?: number;
+}
 
 /** A GraphQL request as sent by clients (GraphQL-over-HTTP). */
 export interface GraphQLRequest {
@@ -40,7 +64,11 @@ export const VALIDATION_RULES: readonly ValidationRule[] = [
   maxAliasesRule(),
 ];
 
-/** Parses a query; syntax errors come back as an execution result with `errors`. */
+/**
+ * Parses a query; syntax errors come back as an execution result with `errors`, as do texts over
+ * {@link MAX_QUERY_LENGTH} characters, {@link MAX_QUERY_TOKENS} tokens or {@link MAX_NESTING}
+ * levels of bracket nesting (the parser is recursive; deep literals would overflow its stack).
+ */
 export function parseQuery(query: string): DocumentNode | ExecutionResult {
   if (query.length > MAX_QUERY_LENGTH) {
     return {
@@ -51,6 +79,8 @@ export function parseQuery(query: string): DocumentNode | ExecutionResult {
       ],
     };
   }
+  const tooNested = checkQueryNesting(query);
+  if (tooNested) return { errors: [tooNested] };
   try {
     return parse(query, { maxTokens: MAX_QUERY_TOKENS });
   } catch (e) {
@@ -60,8 +90,10 @@ export function parseQuery(query: string): DocumentNode | ExecutionResult {
 }
 
 /**
- * Validates and executes a parsed document; `signal` aborts execution (client went away). A request that exceeds the returned-edges limit is
- * rejected as a whole: the result holds only the limit error, no partial data.
+ * Validates and executes a parsed document; `signal` aborts execution (client went away).
+ * Validation adds the cost limit (with the request's variables) to {@link VALIDATION_RULES}. A
+ * request that exceeds the returned-edges or response-size limit is rejected as a whole: the
+ * result holds only the limit error, no partial data.
  */
 export async function executeDocument(
   schema: GraphQLSchema,
@@ -70,15 +102,33 @@ export async function executeDocument(
   variables?: Record<string, unknown> | null,
   operationName?: string | null,
   signal?: AbortSignal,
+  limits: ExecutionLimits = {},
 ): Promise<ExecutionResult> {
   const built = graphOfSchema(schema);
   if (built !== undefined && built !== graph) {
     throw new Error("executeGraphQL: the schema was built for a different graph snapshot");
   }
-  const errors = validate(schema, document, VALIDATION_RULES);
+  if (variables && valueDepth(variables) > MAX_NESTING) {
+    return {
+      errors: [
+        new GraphQLError(
+          `Variables nest deeper than ${MAX_NESTING} levels, which is the maximum.`,
+          {
+            extensions: { code: "VARIABLES_TOO_NESTED" },
+          },
+        ),
+      ],
+    };
+  }
+  const errors = validate(schema, document, [
+    ...VALIDATION_RULES,
+    maxCostRule(limits.maxCost ?? MAX_QUERY_COST, variables),
+  ]);
   if (errors.length > 0) return { errors };
+  meterResponses(schema);
   const budget = new EdgeBudget();
-  const context: GraphQLContext = { edges: budget };
+  const response = new ResponseBudget(limits.maxResponseBytes ?? MAX_RESPONSE_BYTES);
+  const context: GraphQLContext & { response: ResponseBudget } = { edges: budget, response };
   const result = await execute({
     schema,
     document,
@@ -87,11 +137,76 @@ export async function executeDocument(
     operationName: operationName ?? undefined,
     abortSignal: signal,
   });
-  if (budget.exceeded) {
-    const limitError = result.errors?.find((e) => e.originalError instanceof LimitExceededError);
+  if (budget.exceeded || response.exceeded) {
+    const limitError = result.errors?.find((e) =>
+      e.originalError instanceof LimitExceededError ||
+      e.originalError instanceof ResponseTooLargeError
+    );
     if (limitError) return { errors: [limitError] };
   }
   return result;
+}
+
+const metered = new WeakSet<GraphQLSchema>();
+
+/**
+ * Wraps every field resolver of `schema` (once) so that each resolved value is charged to the
+ * request's {@link ResponseBudget} (in `context.response`) by its approximate serialised size:
+ * leaf values (strings, JSON scalars) by their full size, objects and lists by their punctuation.
+ * Applies to every field of every object type, including those added later (mutations).
+ */
+function meterResponses(schema: GraphQLSchema): void {
+  if (metered.has(schema)) return;
+  metered.add(schema);
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith("__")) continue;
+    for (const field of Object.values(type.getFields())) {
+      const resolve: GraphQLFieldResolver<unknown, unknown> = field.resolve ??
+        defaultFieldResolver;
+      const leaf = isLeafType(getNamedType(field.type));
+      const keyBytes = field.name.length + 4;
+      field.resolve = (source, args, context, info) => {
+        const value = resolve(source, args, context, info);
+        const budget = (context as { response?: ResponseBudget } | undefined)?.response;
+        if (!budget) return value;
+        if (value instanceof Promise) {
+          return value.then((v) => {
+            budget.charge(keyBytes + sizeOf(v, leaf, budget.remaining));
+            return v;
+          });
+        }
+        budget.charge(keyBytes + sizeOf(value, leaf, budget.remaining));
+        return value;
+      };
+    }
+  }
+}
+
+/**
+ * Approximate JSON size of a resolved value: deep for leaf (scalar) values, shallow (brackets and
+ * commas) for objects and lists, whose fields are charged when they resolve. Stops once past
+ * `limit`.
+ */
+function sizeOf(value: unknown, leaf: boolean, limit: number): number {
+  if (!leaf) return Array.isArray(value) ? value.length + 2 : 2;
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && size <= limit) {
+    const v = stack.pop();
+    if (typeof v === "string") size += v.length + 2;
+    else if (typeof v === "number" || typeof v === "boolean") size += 6;
+    else if (v === null || v === undefined) size += 4;
+    else if (Array.isArray(v)) {
+      size += v.length + 2;
+      for (const item of v) stack.push(item);
+    } else if (typeof v === "object") {
+      for (const [key, item] of Object.entries(v)) {
+        size += key.length + 4;
+        stack.push(item);
+      }
+    }
+  }
+  return size;
 }
 
 /**

@@ -10,12 +10,15 @@ import {
   type FieldNode,
   GraphQLError,
   Kind,
+  Lexer,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  Source,
+  TokenKind,
   type ValidationContext,
   type ValidationRule,
 } from "graphql";
-import { LimitExceededError } from "./errors.ts";
+import { LimitExceededError, ResponseTooLargeError } from "./errors.ts";
 
 /** Deepest allowed field nesting (`{ a { b } }` has depth 2); introspection is not counted. */
 export const MAX_QUERY_DEPTH = 15;
@@ -139,6 +142,88 @@ export class EdgeBudget {
         `Query returns more than ${this.max} relation edges, which is the maximum; ` +
           "narrow it with a filter or select fewer relation fields.",
       );
+    }
+  }
+}
+
+/** Largest response a query may produce (bytes of the JSON body, approximately). */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** Deepest nesting of brackets/braces/parentheses in a query text or of a variable value. */
+export const MAX_NESTING = 64;
+
+/**
+ * Checks the bracket nesting of a query text with the lexer (no recursion), so that a literal like
+ * `[[[[…]]]]` nested thousands deep is a GraphQL error instead of overflowing the recursive
+ * parser. Lexical errors are left to the parser (they return `undefined` here).
+ */
+export function checkQueryNesting(
+  query: string,
+  maxNesting: number = MAX_NESTING,
+): GraphQLError | undefined {
+  const lexer = new Lexer(new Source(query));
+  let depth = 0;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (OPENING.has(token.kind)) {
+        if (++depth > maxNesting) {
+          return new GraphQLError(
+            `Query nests brackets deeper than ${maxNesting} levels, which is the maximum.`,
+            {
+              source: lexer.source,
+              positions: [token.start],
+              extensions: { code: "QUERY_TOO_NESTED" },
+            },
+          );
+        }
+      } else if (CLOSING.has(token.kind)) depth--;
+    }
+  } catch {
+    return undefined; // syntax error: the parser reports it with its usual message
+  }
+  return undefined;
+}
+
+const OPENING = new Set<TokenKind>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<TokenKind>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+
+/** Nesting depth of a JSON value (iterative); stops counting once past `limit`. */
+export function valueDepth(value: unknown, limit: number = MAX_NESTING): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (d + 1 > deepest) deepest = d + 1;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * Bytes of response produced during one execution (an estimate of the serialised JSON); throws
+ * {@link ResponseTooLargeError} past the limit, so a query stops producing output as soon as it
+ * goes over instead of after building the whole response.
+ */
+export class ResponseBudget {
+  /** Bytes accounted so far. */
+  used = 0;
+  /** True once the limit was exceeded. */
+  exceeded = false;
+  /** @param max largest response in bytes */
+  constructor(readonly max: number = MAX_RESPONSE_BYTES) {}
+
+  /** Bytes left before the limit. */
+  get remaining(): number {
+    return this.max - this.used;
+  }
+
+  /** Accounts for `bytes` more bytes of output. */
+  charge(bytes: number): void {
+    this.used += bytes;
+    if (this.used > this.max) {
+      this.exceeded = true;
+      throw new ResponseTooLargeError(this.max);
     }
   }
 }

@@ -4,7 +4,14 @@
  * @module
  */
 
-import { compareStrings, type Graph, type Resource } from "../../graph/graph.ts";
+import {
+  compareStrings,
+  type Graph,
+  type GraphJson,
+  type Relation,
+  type Resource,
+} from "../../graph/graph.ts";
+import { GraphQLInt } from "graphql";
 import { ArgumentError, LimitExceededError } from "./errors.ts";
 
 /** One entry of `listNodes`. */
@@ -32,14 +39,94 @@ export const MAX_PATHS = 10_000;
 /** Most partial paths one `findPaths` call may explore before it is rejected. */
 export const MAX_PATH_EXPANSIONS = 1_000_000;
 
-/** `{type, name}` of every resource (only of `label` when given), by type then name. */
-export function listNodes(graph: Graph, label?: string | null): NodeRef[] {
+/**
+ * Paging arguments of list fields (`listNodes`, `graphJson`, the per-type root fields): skip
+ * `offset` items (default 0), then return at most `limit` items (default: all). One convention
+ * for every paged field; the query cost (cost.ts) uses `limit` as the expected item count.
+ */
+export interface Page {
+  /** Most items to return; absent or null = all remaining. */
+  readonly limit?: number | null;
+  /** Items to skip first; absent or null = 0. */
+  readonly offset?: number | null;
+}
+
+/** The `limit`/`offset` arguments of every paged field (see {@link Page}). */
+export const PAGE_ARGS = {
+  limit: { type: GraphQLInt, description: "Most items to return (default: all)." },
+  offset: { type: GraphQLInt, description: "Items to skip first (default 0)." },
+} as const;
+
+/** Start and end (exclusive) indexes of `page` in a list of `total` items; checks the arguments. */
+export function pageBounds(page: Page | undefined, total: number): [number, number] {
+  const offset = page?.offset ?? 0;
+  const limit = page?.limit ?? null;
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw new ArgumentError("offset must be a non-negative integer");
+  }
+  if (limit !== null && (!Number.isInteger(limit) || limit < 0)) {
+    throw new ArgumentError("limit must be a non-negative integer");
+  }
+  const start = Math.min(offset, total);
+  return [start, limit === null ? total : Math.min(total, start + limit)];
+}
+
+/** The items of `page` (the list itself when the page covers it). */
+export function pageOf<T>(items: readonly T[], page?: Page): readonly T[] {
+  const [start, end] = pageBounds(page, items.length);
+  return start === 0 && end === items.length ? items : items.slice(start, end);
+}
+
+/**
+ * `{type, name}` of every resource (only of `label` when given), by type then name, optionally
+ * one {@link Page} of them.
+ */
+export function listNodes(graph: Graph, label?: string | null, page?: Page): NodeRef[] {
   const types = label === undefined || label === null ? graph.types() : [label];
+  let [skip, end] = pageBounds(page, Number.MAX_SAFE_INTEGER);
+  let remaining = end - skip;
   const out: NodeRef[] = [];
   for (const type of types) {
-    for (const r of graph.resourcesOfSorted(type)) out.push({ type: r.type, name: r.name });
+    if (remaining <= 0) break;
+    const sorted = graph.resourcesOfSorted(type);
+    if (skip >= sorted.length) {
+      skip -= sorted.length;
+      continue;
+    }
+    const slice = sorted.slice(skip, skip + remaining);
+    skip = 0;
+    remaining -= slice.length;
+    for (const r of slice) out.push({ type: r.type, name: r.name });
   }
   return out;
+}
+
+/**
+ * One page of the `graphJson` payload: the nodes of `page` (by type then name) and the edges whose
+ * source is among them, in the order of `Graph.toJSON` (so concatenated pages equal the whole).
+ */
+export function graphJsonPage(graph: Graph, page: Page): GraphJson {
+  const nodes = listNodes(graph, null, page);
+  const out: GraphJson = { nodes: [], edges: [] };
+  for (const ref of nodes) {
+    const r = graph.getResource(ref.type, ref.name)!;
+    out.nodes.push({ type: r.type, name: r.name, properties: r.properties });
+    const rels = [...graph.outgoing(r)].sort(compareOutgoing);
+    for (const rel of rels) {
+      out.edges.push({
+        source: { type: r.type, name: r.name },
+        target: { type: rel.target.type, name: rel.target.name },
+        type: rel.type,
+        properties: rel.properties,
+      });
+    }
+  }
+  return out;
+}
+
+function compareOutgoing(a: Relation, b: Relation): number {
+  return compareStrings(a.type, b.type) || compareStrings(a.target.type, b.target.type) ||
+    compareStrings(a.target.name, b.target.name);
 }
 
 interface Partial {

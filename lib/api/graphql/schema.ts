@@ -31,7 +31,16 @@ import {
   type RelationFieldModel,
   type SchemaModel,
 } from "./model.ts";
-import { DEFAULT_PATH_DEPTH, findPaths, listNodes } from "./paths.ts";
+import {
+  DEFAULT_PATH_DEPTH,
+  findPaths,
+  graphJsonPage,
+  listNodes,
+  type Page,
+  PAGE_ARGS,
+  pageOf,
+} from "./paths.ts";
+import { costExtension, FIND_PATHS_COST, pagedSize, relationSizeEstimator } from "./cost.ts";
 
 /**
  * Per-request context passed to every resolver by `executeGraphQL`.
@@ -154,7 +163,7 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
           };
           for (const p of t.properties) fields[p.fieldName] = propertyField(p);
           for (const rel of t.relations) {
-            fields[rel.fieldName] = relationField(graph, rel, objectTypes.get(t.raw)!);
+            fields[rel.fieldName] = relationField(graph, rel, objectTypes.get(t.raw)!, t.raw);
           }
           return fields;
         },
@@ -182,6 +191,7 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
     graph: Graph,
     rel: RelationFieldModel,
     parentType: GraphQLObjectType,
+    parentRaw: string,
   ): GraphQLFieldConfig<Resource, GraphQLContext> {
     const propertiesType = new GraphQLObjectType<Edge, GraphQLContext>({
       name: rel.propertiesTypeName,
@@ -214,6 +224,7 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
     return {
       type: nonNullList(edgeType),
       description: relationDescription(rel),
+      extensions: costExtension(relationSizeEstimator(graph, parentRaw, raw)),
       resolve: (parent, _args, context) => {
         const edges = edgesOf(graph, parent, raw);
         context?.edges?.take(edges.length);
@@ -243,11 +254,13 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
           description: "Object of conditions that must all hold: `{ key: value }` for an exact " +
             "match or `{ key: { eq | ne | contains | in | exists | gt | lt | regex: … } }`.",
         },
+        ...PAGE_ARGS,
       },
-      resolve: (_root, args: { filter?: unknown }) => {
+      extensions: costExtension((args) => pagedSize(args, sortedOf(raw).length)),
+      resolve: (_root, args: { filter?: unknown } & Page) => {
         const all = sortedOf(raw);
-        if (args.filter === undefined || args.filter === null) return all;
-        return all.filter(compileFilter(args.filter));
+        if (args.filter === undefined || args.filter === null) return pageOf(all, args);
+        return pageOf(all.filter(compileFilter(args.filter)), args);
       },
     };
   }
@@ -335,9 +348,17 @@ function globalFields(
     listNodes: {
       type: nonNull(GraphQLJSON),
       description: 'Array of `{ "type", "name" }`, by type then name; only type `label` if given.',
-      args: { label: { type: GraphQLString } },
-      resolve: (_root, args: { label?: string | null }) =>
-        listNodes(graph, args.label) as unknown as Record<string, string>[],
+      args: { label: { type: GraphQLString }, ...PAGE_ARGS },
+      extensions: costExtension((args) =>
+        pagedSize(
+          args,
+          typeof args.label === "string"
+            ? graph.resourcesOf(args.label).length
+            : graph.resourceCount,
+        )
+      ),
+      resolve: (_root, args: { label?: string | null } & Page) =>
+        listNodes(graph, args.label, args) as unknown as Record<string, string>[],
     },
     findPaths: {
       type: nonNull(GraphQLJSON),
@@ -350,6 +371,7 @@ function globalFields(
         endLabel: { type: NON_NULL_STRING },
         maxDepth: { type: GraphQLInt, default: { value: DEFAULT_PATH_DEPTH } },
       },
+      extensions: costExtension(() => FIND_PATHS_COST),
       resolve: (
         _root,
         args: { startLabel: string; startName: string; endLabel: string; maxDepth?: number | null },
@@ -364,8 +386,17 @@ function globalFields(
     },
     graphJson: {
       type: nonNull(GraphQLString),
-      description: "The whole graph as JSON text: `{ nodes: [...], edges: [...] }`.",
-      resolve: () => {
+      description: "The whole graph as JSON text: `{ nodes: [...], edges: [...] }`; with " +
+        "`limit`/`offset`, one page of the nodes and the edges whose source is on that page.",
+      args: { ...PAGE_ARGS },
+      extensions: costExtension((args) => {
+        const nodes = graph.resourceCount;
+        return nodes === 0 ? 1 : pagedSize(args, nodes) * (1 + graph.relationCount / nodes);
+      }),
+      resolve: (_root, args: Page) => {
+        if ((args.limit ?? args.offset ?? null) !== null) {
+          return JSON.stringify(graphJsonPage(graph, args));
+        }
         if (graphJson !== undefined) return graphJson;
         const text = JSON.stringify(graph.toJSON());
         if (graph.sealed) graphJson = text;
