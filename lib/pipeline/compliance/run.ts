@@ -61,7 +61,8 @@ export class ControlRun {
     for (const t of types) {
       if (seen.has(t)) continue;
       seen.add(t);
-      out.push(...this.graph.resourcesOfSorted(t));
+      // A loop, not push(...spread): a type can hold more resources than the call-argument limit.
+      for (const r of this.graph.resourcesOfSorted(t)) out.push(r);
     }
     return out;
   }

@@ -112,7 +112,8 @@ export function runOutputPhase(ctx: PhaseContext): void {
         }
         const run = new RuleRun(env, prepared, block, compiled.rule, plain);
         for (const w of compiled.warnings) run.warn("unknown_key", w);
-        writes.push(...evaluateRule(run));
+        // A loop, not push(...spread): one rule can write more values than the argument limit.
+        for (const w of evaluateRule(run)) writes.push(w);
       }
     }
   }

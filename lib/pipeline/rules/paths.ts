@@ -42,7 +42,8 @@ export function followPath(
   let current = [resource];
   for (const seg of segments) {
     const next: Resource[] = [];
-    for (const r of current) next.push(...followSegment(graph, r, seg));
+    // Loops, not push(...spread): a segment can reach more resources than the argument limit.
+    for (const r of current) for (const n of followSegment(graph, r, seg)) next.push(n);
     current = dedupeSorted(next);
     if (current.length === 0) break;
   }
