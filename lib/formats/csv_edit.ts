@@ -127,15 +127,19 @@ export class CsvEditor {
     const width = header.length;
     const rows: Row[] = [];
     let previousEnd = headerEnd;
+    // The first ragged row is thrown after the scan, so fatal quoting errors later in the file
+    // win exactly as in parseCsv (which reports ragged rows only when the file scans).
+    let ragged: ParseError | undefined;
     while (scanner.next(null, null)) {
       if (scanner.cellCount !== width) {
-        throw new ParseError(
+        ragged ??= new ParseError(
           `row has ${scanner.cellCount} cells, the header has ${width}`,
           file,
           scanner.startLine,
           undefined,
           "csv_ragged_row",
         );
+        continue;
       }
       rows.push({
         leadStart: previousEnd,
@@ -146,6 +150,7 @@ export class CsvEditor {
       });
       previousEnd = scanner.end;
     }
+    if (ragged) throw ragged;
     return new CsvEditor(
       file,
       text,
