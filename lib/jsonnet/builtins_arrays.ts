@@ -14,6 +14,20 @@ import { type AnyNative, callStd } from "./std_bridge.ts";
 import { codePoints, cpLength } from "./strings.ts";
 import { Thunk, type Value, VArray, VFunc, VObject } from "./values.ts";
 
+/** The code points of `s` as an array (charged against the memory budget). */
+function chars(ev: Evaluator, s: string, loc: Loc): VArray {
+  ev.alloc(s.length, loc);
+  return mkArray(codePoints(s));
+}
+
+/** Appends `xs` to `out` element by element (no spreading: arrays may be huge). */
+function append(ev: Evaluator, out: Thunk[], xs: readonly Thunk[], loc: Loc): void {
+  const n = out.length + xs.length;
+  if (n > ev.maxMemory) ev.alloc(n, loc);
+  ev.charge(xs.length, loc);
+  for (let i = 0; i < xs.length; i++) out.push(xs[i]);
+}
+
 /** Natives for arrays, strings and general values. */
 export const arrayBuiltins: Record<string, AnyNative> = {
   length: {
@@ -37,11 +51,11 @@ export const arrayBuiltins: Record<string, AnyNative> = {
   makeArray: {
     params: ["sz", "func"],
     fn: (ev: Evaluator, [sz, f], loc) => {
-      const n = numArg(ev, sz, "makeArray", loc);
-      if (!Number.isInteger(n) || n < 0) {
-        ev.error(loc, `makeArray requires size >= 0, got ${n}`);
-      }
+      const size = numArg(ev, sz, "makeArray", loc);
+      if (!(size >= 0)) ev.error(loc, `makeArray requires size >= 0, got ${size}`);
+      const n = Math.floor(size); // the reference truncates a fractional size
       const fn = func(ev, f, "makeArray", loc);
+      ev.alloc(n, loc);
       const out: Thunk[] = [];
       for (let i = 0; i < n; i++) out.push(new Thunk(() => call(ev, fn, loc, i)));
       return new VArray(out);
@@ -50,8 +64,10 @@ export const arrayBuiltins: Record<string, AnyNative> = {
   range: {
     params: ["from", "to"],
     fn: (ev: Evaluator, [a, b], loc) => {
-      const from = numArg(ev, a, "range", loc);
-      const to = numArg(ev, b, "range", loc);
+      // The reference converts both bounds to integers (truncating).
+      const from = Math.trunc(numArg(ev, a, "range", loc));
+      const to = Math.trunc(numArg(ev, b, "range", loc));
+      ev.alloc(Math.max(0, to - from + 1), loc);
       const out: Thunk[] = [];
       for (let i = from; i <= to; i++) out.push(Thunk.of(i));
       return new VArray(out);
@@ -61,7 +77,8 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     params: ["func", "arr"],
     fn: (ev: Evaluator, [f, a], loc) => {
       const fn = func(ev, f, "map", loc);
-      const items = typeof a === "string" ? mkArray(codePoints(a)) : arr(ev, a, "map", loc);
+      const items = typeof a === "string" ? chars(ev, a, loc) : arr(ev, a, "map", loc);
+      ev.alloc(items.elems.length, loc);
       return new VArray(items.elems.map((t) => new Thunk(() => callT(ev, fn, loc, t))));
     },
   },
@@ -69,9 +86,8 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     params: ["func", "arr"],
     fn: (ev: Evaluator, [f, a], loc) => {
       const fn = func(ev, f, "mapWithIndex", loc);
-      const items = typeof a === "string"
-        ? mkArray(codePoints(a))
-        : arr(ev, a, "mapWithIndex", loc);
+      const items = typeof a === "string" ? chars(ev, a, loc) : arr(ev, a, "mapWithIndex", loc);
+      ev.alloc(items.elems.length, loc);
       return new VArray(
         items.elems.map((t, i) => new Thunk(() => callT(ev, fn, loc, Thunk.of(i), t))),
       );
@@ -81,8 +97,10 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     params: ["func", "arr"],
     fn: (ev: Evaluator, [f, a], loc) => {
       const fn = func(ev, f, "filter", loc);
+      const xs = arr(ev, a, "filter", loc).elems;
+      ev.alloc(xs.length, loc);
       return new VArray(
-        arr(ev, a, "filter", loc).elems.filter((t) => {
+        xs.filter((t) => {
           const r = callT(ev, fn, loc, t);
           if (typeof r !== "boolean") {
             ev.error(loc, `filter function must return boolean, got: ${typeName(r)}`);
@@ -97,7 +115,9 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     fn: (ev: Evaluator, [ff, mf, a], loc) => {
       const f1 = func(ev, ff, "filterMap", loc);
       const f2 = func(ev, mf, "filterMap", loc);
-      const kept = arr(ev, a, "filterMap", loc).elems.filter((t) => {
+      const xs = arr(ev, a, "filterMap", loc).elems;
+      ev.alloc(xs.length, loc);
+      const kept = xs.filter((t) => {
         const r = callT(ev, f1, loc, t);
         if (typeof r !== "boolean") {
           ev.error(loc, `filter function must return boolean, got: ${typeName(r)}`);
@@ -116,7 +136,9 @@ export const arrayBuiltins: Record<string, AnyNative> = {
         for (const c of codePoints(a)) {
           const r = call(ev, fn, loc, c);
           if (r === null) continue;
-          out += strArg(ev, r, "flatMap", loc);
+          const piece = strArg(ev, r, "flatMap", loc);
+          ev.alloc(out.length + piece.length, loc);
+          out += piece;
         }
         return out;
       }
@@ -124,7 +146,7 @@ export const arrayBuiltins: Record<string, AnyNative> = {
       for (const t of arr(ev, a, "flatMap", loc).elems) {
         const r = callT(ev, fn, loc, t);
         if (r === null) continue;
-        out.push(...arr(ev, r, "flatMap", loc).elems);
+        append(ev, out, arr(ev, r, "flatMap", loc).elems, loc);
       }
       return new VArray(out);
     },
@@ -134,7 +156,8 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     fn: (ev: Evaluator, [f, a, init], loc) => {
       const fn = func(ev, f, "foldl", loc);
       let acc = init;
-      const items = typeof a === "string" ? mkArray(codePoints(a)) : arr(ev, a, "foldl", loc);
+      const items = typeof a === "string" ? chars(ev, a, loc) : arr(ev, a, "foldl", loc);
+      ev.charge(items.elems.length, loc);
       for (const t of items.elems) acc = callT(ev, fn, loc, Thunk.of(acc), t);
       return acc;
     },
@@ -144,7 +167,8 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     fn: (ev: Evaluator, [f, a, init], loc) => {
       const fn = func(ev, f, "foldr", loc);
       let acc = init;
-      const items = typeof a === "string" ? mkArray(codePoints(a)) : arr(ev, a, "foldr", loc);
+      const items = typeof a === "string" ? chars(ev, a, loc) : arr(ev, a, "foldr", loc);
+      ev.charge(items.elems.length, loc);
       for (let i = items.elems.length - 1; i >= 0; i--) {
         acc = callT(ev, fn, loc, items.elems[i], Thunk.of(acc));
       }
@@ -154,7 +178,9 @@ export const arrayBuiltins: Record<string, AnyNative> = {
   all: {
     params: ["arr"],
     fn: (ev: Evaluator, [a], loc) => {
-      for (const t of arr(ev, a, "all", loc).elems) {
+      const xs = arr(ev, a, "all", loc).elems;
+      ev.charge(xs.length, loc);
+      for (const t of xs) {
         if (!boolArg(ev, t.force(), "all", loc)) return false;
       }
       return true;
@@ -163,7 +189,9 @@ export const arrayBuiltins: Record<string, AnyNative> = {
   any: {
     params: ["arr"],
     fn: (ev: Evaluator, [a], loc) => {
-      for (const t of arr(ev, a, "any", loc).elems) {
+      const xs = arr(ev, a, "any", loc).elems;
+      ev.charge(xs.length, loc);
+      for (const t of xs) {
         if (boolArg(ev, t.force(), "any", loc)) return true;
       }
       return false;
@@ -171,13 +199,17 @@ export const arrayBuiltins: Record<string, AnyNative> = {
   },
   sum: {
     params: ["arr"],
-    fn: (ev: Evaluator, [a], loc) =>
-      arr(ev, a, "sum", loc).elems.reduce((s, t) => s + numArg(ev, t.force(), "sum", loc), 0),
+    fn: (ev: Evaluator, [a], loc) => {
+      const xs = arr(ev, a, "sum", loc).elems;
+      ev.charge(xs.length, loc);
+      return xs.reduce((s, t) => s + numArg(ev, t.force(), "sum", loc), 0);
+    },
   },
   avg: {
     params: ["arr"],
     fn: (ev: Evaluator, [a], loc) => {
       const xs = arr(ev, a, "avg", loc).elems;
+      ev.charge(xs.length, loc);
       if (!xs.length) ev.error(loc, "Cannot calculate average of an empty array.");
       return xs.reduce((s, t) => s + numArg(ev, t.force(), "avg", loc), 0) / xs.length;
     },
@@ -186,24 +218,34 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     params: ["arr", "x"],
     fn: (ev: Evaluator, [a, x], loc) => {
       if (typeof a === "string") return a.includes(strArg(ev, x, "member", loc));
-      return arr(ev, a, "member", loc).elems.some((t) => equals(ev, t.force(), x, loc));
+      const xs = arr(ev, a, "member", loc).elems;
+      ev.charge(xs.length, loc);
+      return xs.some((t) => equals(ev, t.force(), x, loc));
     },
   },
   contains: {
     params: ["arr", "elem"],
-    fn: (ev: Evaluator, [a, x], loc) =>
-      arr(ev, a, "contains", loc).elems.some((t) => equals(ev, t.force(), x, loc)),
+    fn: (ev: Evaluator, [a, x], loc) => {
+      const xs = arr(ev, a, "contains", loc).elems;
+      ev.charge(xs.length, loc);
+      return xs.some((t) => equals(ev, t.force(), x, loc));
+    },
   },
   count: {
     params: ["arr", "x"],
-    fn: (ev: Evaluator, [a, x], loc) =>
-      arr(ev, a, "count", loc).elems.filter((t) => equals(ev, t.force(), x, loc)).length,
+    fn: (ev: Evaluator, [a, x], loc) => {
+      const xs = arr(ev, a, "count", loc).elems;
+      ev.charge(xs.length, loc);
+      return xs.filter((t) => equals(ev, t.force(), x, loc)).length;
+    },
   },
   find: {
     params: ["value", "arr"],
     fn: (ev: Evaluator, [x, a], loc) => {
       const out: Value[] = [];
-      arr(ev, a, "find", loc).elems.forEach((t, i) => {
+      const xs = arr(ev, a, "find", loc).elems;
+      ev.charge(xs.length, loc);
+      xs.forEach((t, i) => {
         if (equals(ev, t.force(), x, loc)) out.push(i);
       });
       return mkArray(out);
@@ -213,6 +255,7 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     params: ["arr", "elem"],
     fn: (ev: Evaluator, [a, x], loc) => {
       const xs = arr(ev, a, "remove", loc).elems;
+      ev.alloc(xs.length, loc);
       const i = xs.findIndex((t) => equals(ev, t.force(), x, loc));
       return i < 0 ? a : new VArray([...xs.slice(0, i), ...xs.slice(i + 1)]);
     },
@@ -221,6 +264,7 @@ export const arrayBuiltins: Record<string, AnyNative> = {
     params: ["arr", "at"],
     fn: (ev: Evaluator, [a, at], loc) => {
       const xs = arr(ev, a, "removeAt", loc).elems;
+      ev.alloc(xs.length, loc);
       const i = numArg(ev, at, "removeAt", loc);
       return new VArray(xs.filter((_, j) => j !== i));
     },
@@ -228,16 +272,22 @@ export const arrayBuiltins: Record<string, AnyNative> = {
   join: {
     params: ["sep", "arr"],
     fn: (ev: Evaluator, [sep, a], loc) => {
-      const xs = arr(ev, a, "join", loc).elems.map((t) => t.force());
+      const elems = arr(ev, a, "join", loc).elems;
+      ev.charge(elems.length, loc);
+      const xs = elems.map((t) => t.force());
       if (typeof sep === "string") {
         const parts: string[] = [];
-        for (const x of xs) {
+        let size = 0;
+        for (let i = 0; i < xs.length; i++) {
+          const x = xs[i];
           if (x === null) continue;
           if (typeof x !== "string") {
-            ev.error(loc, `expected string but arr[${xs.indexOf(x)}] was ${typeName(x)}`);
+            ev.error(loc, `expected string but arr[${i}] was ${typeName(x)}`);
           }
+          size += x.length + (parts.length ? sep.length : 0);
           parts.push(x);
         }
+        ev.alloc(size, loc);
         return parts.join(sep);
       }
       if (sep instanceof VArray) {
@@ -248,9 +298,9 @@ export const arrayBuiltins: Record<string, AnyNative> = {
           if (!(x instanceof VArray)) {
             ev.error(loc, `join expected array but arr contained ${typeName(x)}`);
           }
-          if (!first) out.push(...sep.elems);
+          if (!first) append(ev, out, sep.elems, loc);
           first = false;
-          out.push(...x.elems);
+          append(ev, out, x.elems, loc);
         }
         return new VArray(out);
       }
@@ -260,9 +310,16 @@ export const arrayBuiltins: Record<string, AnyNative> = {
   deepJoin: {
     params: ["arr"],
     fn: (ev: Evaluator, [a], loc) => {
+      let size = 0;
       const rec = (v: Value): string => {
-        if (typeof v === "string") return v;
-        if (v instanceof VArray) return v.elems.map((t) => rec(t.force())).join("");
+        if (typeof v === "string") {
+          ev.alloc(size += v.length, loc);
+          return v;
+        }
+        if (v instanceof VArray) {
+          ev.charge(v.elems.length, loc);
+          return v.elems.map((t) => rec(t.force())).join("");
+        }
         ev.error(loc, `Expected string or array, got ${typeName(v)}`);
       };
       return rec(a);
@@ -275,18 +332,23 @@ export const arrayBuiltins: Record<string, AnyNative> = {
       for (const t of arr(ev, a, "flattenArrays", loc).elems) {
         const x = t.force();
         if (x === null) continue;
-        out.push(...arr(ev, x, "flattenArrays", loc).elems);
+        append(ev, out, arr(ev, x, "flattenArrays", loc).elems, loc);
       }
       return new VArray(out);
     },
   },
   flattenDeepArray: {
     params: ["value"],
-    fn: (_ev: Evaluator, [v]) => {
+    fn: (ev: Evaluator, [v], loc) => {
       const out: Thunk[] = [];
       const rec = (x: Value) => {
-        if (x instanceof VArray) { for (const t of x.elems) rec(t.force()); }
-        else out.push(Thunk.of(x));
+        if (x instanceof VArray) {
+          ev.charge(x.elems.length, loc);
+          for (const t of x.elems) rec(t.force());
+        } else {
+          if (out.length >= ev.maxMemory) ev.alloc(out.length + 1, loc);
+          out.push(Thunk.of(x));
+        }
       };
       rec(v);
       return new VArray(out);
@@ -309,16 +371,28 @@ export const arrayBuiltins: Record<string, AnyNative> = {
   },
   reverse: {
     params: ["arr"],
-    fn: (ev: Evaluator, [a], loc) => new VArray(arr(ev, a, "reverse", loc).elems.slice().reverse()),
+    fn: (ev: Evaluator, [a], loc) => {
+      const xs = arr(ev, a, "reverse", loc).elems;
+      ev.alloc(xs.length, loc);
+      return new VArray(xs.slice().reverse());
+    },
   },
   repeat: {
     params: ["what", "count"],
     fn: (ev: Evaluator, [w, c], loc) => {
       const n = numArg(ev, c, "repeat", loc);
-      if (typeof w === "string") return w.repeat(n);
-      const xs = arr(ev, w, "repeat", loc).elems;
+      if (typeof w !== "string") arr(ev, w, "repeat", loc);
+      // Like the reference (std.join of std.makeArray(count, ...)): a negative count fails there.
+      if (n < 0) ev.error(loc, `makeArray requires size >= 0, got ${n}`);
+      const times = Math.floor(n);
+      if (typeof w === "string") {
+        ev.alloc(times * w.length, loc);
+        return w.repeat(times);
+      }
+      const xs = (w as VArray).elems;
+      ev.alloc(times * xs.length, loc);
       const out: Thunk[] = [];
-      for (let i = 0; i < n; i++) out.push(...xs);
+      for (let i = 0; i < times; i++) append(ev, out, xs, loc);
       return new VArray(out);
     },
   },

@@ -16,13 +16,20 @@ function fieldThunk(ev: Evaluator, o: VObject, k: string, loc: Loc): Thunk {
   return new Thunk(() => getField(ev, o, k, loc));
 }
 
+/** Field names, charged against the budgets. */
+function names(ev: Evaluator, o: VObject, hidden: boolean, loc: Loc): string[] {
+  const r = fieldNames(o, hidden);
+  ev.alloc(r.length, loc);
+  return r;
+}
+
 function values(ev: Evaluator, o: VObject, hidden: boolean, loc: Loc): VArray {
-  return new VArray(fieldNames(o, hidden).map((k) => fieldThunk(ev, o, k, loc)));
+  return new VArray(names(ev, o, hidden, loc).map((k) => fieldThunk(ev, o, k, loc)));
 }
 
 function keysValues(ev: Evaluator, o: VObject, hidden: boolean, loc: Loc): VArray {
   return new VArray(
-    fieldNames(o, hidden).map((k) =>
+    names(ev, o, hidden, loc).map((k) =>
       Thunk.of(objectFromThunks([["key", Thunk.of(k)], ["value", fieldThunk(ev, o, k, loc)]]))
     ),
   );
@@ -80,11 +87,28 @@ function mergePatch(ev: Evaluator, target: Value, patch: Value, loc: Loc): Value
 export const objectBuiltins: Record<string, AnyNative> = {
   objectFields: {
     params: ["o"],
-    fn: (ev: Evaluator, [o], loc) => mkArray(fieldNames(obj(ev, o, "objectFields", loc), false)),
+    fn: (ev: Evaluator, [o], loc) =>
+      mkArray(names(ev, obj(ev, o, "objectFields", loc), false, loc)),
   },
   objectFieldsAll: {
     params: ["o"],
-    fn: (ev: Evaluator, [o], loc) => mkArray(fieldNames(obj(ev, o, "objectFieldsAll", loc), true)),
+    fn: (ev: Evaluator, [o], loc) =>
+      mkArray(names(ev, obj(ev, o, "objectFieldsAll", loc), true, loc)),
+  },
+  objectFieldsEx: {
+    params: ["obj", "hidden"],
+    fn: (ev: Evaluator, [o, h], loc) =>
+      mkArray(
+        names(ev, obj(ev, o, "objectFieldsEx", loc), boolArg(ev, h, "objectFieldsEx", loc), loc),
+      ),
+  },
+  objectHasEx: {
+    params: ["obj", "fname", "hidden"],
+    fn: (ev: Evaluator, [o, f, h], loc) => {
+      const x = obj(ev, o, "objectHasEx", loc);
+      const name = strArg(ev, f, "objectHasEx", loc);
+      return hasField(x, name, x.layers.length - 1, boolArg(ev, h, "objectHasEx", loc));
+    },
   },
   objectHas: {
     params: ["o", "f"],
@@ -136,13 +160,13 @@ export const objectBuiltins: Record<string, AnyNative> = {
       const x = obj(ev, o, "objectRemoveKey", loc);
       const key = strArg(ev, k, "objectRemoveKey", loc);
       const out: [string, Thunk][] = [];
-      for (const f of fieldNames(x, true)) {
+      for (const f of names(ev, x, true, loc)) {
         if (f !== key) out.push([f, fieldThunk(ev, x, f, loc)]);
       }
       const r = objectFromThunks(out);
-      const vis = fieldNames(x, false);
+      const vis = new Set(fieldNames(x, false));
       for (const [f, def] of r.layers[0].fields) {
-        if (!vis.includes(f)) def.hide = Hide.Hidden;
+        if (!vis.has(f)) def.hide = Hide.Hidden;
       }
       return r;
     },
@@ -153,7 +177,7 @@ export const objectBuiltins: Record<string, AnyNative> = {
       const fn = func(ev, f, "mapWithKey", loc);
       const x = obj(ev, o, "mapWithKey", loc);
       return objectFromThunks(
-        fieldNames(x, false).map((k) => [
+        names(ev, x, false, loc).map((k) => [
           k,
           new Thunk(() => callT(ev, fn, loc, Thunk.of(k), fieldThunk(ev, x, k, loc))),
         ]),

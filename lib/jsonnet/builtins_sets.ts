@@ -14,6 +14,7 @@ const ID = new VFunc("id", [{ name: "x" }], null, null, (_ev, a) => a[0].force()
 
 function keyed(ev: Evaluator, a: VArray, keyF: Value, loc: Loc): { v: Value; k: Value }[] {
   const f = func(ev, keyF, "sort", loc);
+  ev.alloc(a.elems.length, loc);
   return a.elems.map((t) => {
     const v = t.force();
     return { v, k: f === ID ? v : call(ev, f, loc, v) };
@@ -22,6 +23,7 @@ function keyed(ev: Evaluator, a: VArray, keyF: Value, loc: Loc): { v: Value; k: 
 
 function sortKeyed(ev: Evaluator, a: VArray, keyF: Value, loc: Loc) {
   const items = keyed(ev, a, keyF, loc);
+  ev.charge(items.length * Math.ceil(Math.log2(items.length + 1)), loc);
   return items.sort((x, y) => compare(ev, x.k, y.k, loc));
 }
 

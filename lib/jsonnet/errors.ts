@@ -25,6 +25,17 @@ export interface TraceFrame {
 }
 
 /**
+ * Why the host stopped an evaluation: a step/time/memory budget or the stack depth limit.
+ *
+ * @example
+ * ```ts
+ * import type { JsonnetErrorCode } from "./errors.ts";
+ * const c: JsonnetErrorCode = "budget_exceeded";
+ * ```
+ */
+export type JsonnetErrorCode = "budget_exceeded" | "max_stack";
+
+/**
  * A static (lexing/parsing) or runtime Jsonnet error with its source location and stack trace.
  * `message` is formatted like the reference binary's stderr output.
  *
@@ -47,6 +58,11 @@ export class JsonnetError extends Error {
   readonly loc?: Loc;
   /** The stack trace, innermost first. */
   readonly frames: TraceFrame[];
+  /**
+   * A machine-readable reason for errors raised by the host's limits rather than the program:
+   * `budget_exceeded` (step, time or memory budget) or `max_stack` (stack depth); else undefined.
+   */
+  readonly code?: JsonnetErrorCode;
 
   /** Creates an error; `message` is rendered from the parts. */
   constructor(
@@ -54,6 +70,7 @@ export class JsonnetError extends Error {
     detail: string,
     loc?: Loc,
     frames: TraceFrame[] = [],
+    code?: JsonnetErrorCode,
   ) {
     super(JsonnetError.render(kind, detail, loc, frames));
     this.name = "JsonnetError";
@@ -61,6 +78,7 @@ export class JsonnetError extends Error {
     this.detail = detail;
     this.loc = loc;
     this.frames = frames;
+    if (code !== undefined) this.code = code;
   }
 
   /** File of the error location ("" when unknown). */

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Bind, CompSpec, Loc, Node } from "./ast.ts";
-import { BuiltinError, JsonnetError, type TraceFrame } from "./errors.ts";
+import { BuiltinError, JsonnetError, type JsonnetErrorCode, type TraceFrame } from "./errors.ts";
 import { Env, Thunk, type Value, VArray, VFunc, VObject } from "./values.ts";
 import { applyBinary, binary, unary } from "./operators.ts";
 import {
@@ -38,7 +38,15 @@ export interface EvalLimits {
   maxSteps?: number;
   /** Absolute deadline in epoch milliseconds (unbounded when omitted). */
   deadline?: number;
+  /**
+   * Largest single array or string a builtin, operator or comprehension may build, in elements
+   * or UTF-16 code units (default {@link DEFAULT_MAX_MEMORY}). Checked before allocating.
+   */
+  maxMemory?: number;
 }
+
+/** Default {@link EvalLimits.maxMemory}: ten million elements / code units per value. */
+export const DEFAULT_MAX_MEMORY = 10_000_000;
 
 class TailCall {
   constructor(
@@ -56,6 +64,8 @@ export class Evaluator {
   readonly stack: TraceFrame[] = [];
   /** The Jsonnet stack limit (frames). */
   readonly maxStack: number;
+  /** The memory limit (elements or code units of one value). */
+  readonly maxMemory: number;
   private readonly maxSteps: number;
   private readonly deadline: number;
   private nextCheck = 4096;
@@ -64,10 +74,11 @@ export class Evaluator {
     this.maxStack = limits.maxStack ?? 500;
     this.maxSteps = limits.maxSteps ?? Infinity;
     this.deadline = limits.deadline ?? Infinity;
+    this.maxMemory = limits.maxMemory ?? DEFAULT_MAX_MEMORY;
   }
 
   /** Throws a runtime JsonnetError at `loc` with the current stack trace. */
-  error(loc: Loc | undefined, msg: string): never {
+  error(loc: Loc | undefined, msg: string, code?: JsonnetErrorCode): never {
     const frames: TraceFrame[] = [];
     if (loc) {
       frames.push({ loc, name: this.stack.length ? this.stack[this.stack.length - 1].name : "" });
@@ -75,12 +86,12 @@ export class Evaluator {
     for (let i = this.stack.length - 1; i >= 0; i--) {
       frames.push({ loc: this.stack[i].loc, name: i > 0 ? this.stack[i - 1].name : "" });
     }
-    throw new JsonnetError("RUNTIME ERROR", msg, loc, frames);
+    throw new JsonnetError("RUNTIME ERROR", msg, loc, frames, code);
   }
 
   /** Enters a Jsonnet stack frame (function call, thunk, field). */
   enter(loc: Loc, name: string): void {
-    if (++this.depth > this.maxStack) this.error(loc, "max stack frames exceeded.");
+    if (++this.depth > this.maxStack) this.error(loc, "max stack frames exceeded.", "max_stack");
     this.stack.push({ loc, name });
   }
   /** Leaves the innermost frame. */
@@ -91,10 +102,33 @@ export class Evaluator {
 
   private budget(loc: Loc): void {
     this.nextCheck = this.steps + 4096;
-    if (this.steps > this.maxSteps) this.error(loc, "evaluation budget exceeded (max steps)");
-    if (this.deadline !== Infinity && Date.now() > this.deadline) {
-      this.error(loc, "evaluation budget exceeded (deadline)");
+    if (this.steps > this.maxSteps) {
+      this.error(loc, "evaluation budget exceeded (max steps)", "budget_exceeded");
     }
+    if (this.deadline !== Infinity && Date.now() > this.deadline) {
+      this.error(loc, "evaluation budget exceeded (deadline)", "budget_exceeded");
+    }
+  }
+
+  /** Charges `n` steps of work done inside a builtin (loops over arrays, string building). */
+  charge(n: number, loc: Loc): void {
+    this.steps += n;
+    if (this.steps >= this.nextCheck) this.budget(loc);
+  }
+
+  /**
+   * Charges building an array or string of `n` elements/code units before it is allocated:
+   * fails when `n` exceeds the memory limit, else counts `n` steps.
+   */
+  alloc(n: number, loc: Loc): void {
+    if (!(n <= this.maxMemory)) {
+      this.error(
+        loc,
+        `evaluation budget exceeded (memory: a value of ${n} elements, limit ${this.maxMemory})`,
+        "budget_exceeded",
+      );
+    }
+    this.charge(n, loc);
   }
 
   /** A thunk evaluating `n` in `env`, counted as a stack frame when forced. */
@@ -137,7 +171,10 @@ export class Evaluator {
         return new VArray(n.elems.map((e) => this.thunk(e, env)));
       case "arrcomp": {
         const out: Thunk[] = [];
-        this.comprehension(n.specs, 0, env, (e) => out.push(this.thunk(n.body, e)));
+        this.comprehension(n.specs, 0, env, (e) => {
+          if (out.length >= this.maxMemory) this.alloc(out.length + 1, n.loc);
+          out.push(this.thunk(n.body, e));
+        });
         return new VArray(out);
       }
       case "obj":
@@ -260,6 +297,7 @@ export class Evaluator {
       this.error(s.arr.loc, `In comprehension, can only iterate over array.`);
     }
     for (const t of arr.elems) {
+      if (++this.steps >= this.nextCheck) this.budget(s.loc);
       const e = new Env(env, new Map([[s.name, t]]));
       this.comprehension(specs, i + 1, e, emit);
     }
@@ -323,6 +361,10 @@ export class Evaluator {
       return fn.native!(this, full, loc);
     } catch (e) {
       if (e instanceof BuiltinError) this.error(loc, e.message);
+      if (e instanceof RangeError && !isStackOverflow(e)) {
+        // "Invalid array length", "Invalid string length", toFixed digits...: never raw.
+        this.error(loc, `${e.message} in std.${fn.name}`, "budget_exceeded");
+      }
       throw e;
     }
   }
@@ -387,6 +429,11 @@ export class Evaluator {
   toStr(v: Value, loc: Loc): string {
     return typeof v === "string" ? v : manifestCompact(this, v, loc);
   }
+}
+
+/** Whether `e` is the JS engine's stack overflow (as opposed to other RangeErrors). */
+export function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack|too much recursion/i.test(e.message);
 }
 
 /** The Jsonnet type name of a value. */

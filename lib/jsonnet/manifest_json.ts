@@ -27,6 +27,7 @@ export function manifestMultiline(ev: Evaluator, v: Value, loc: Loc, indent = " 
   const rec = (v: Value, cur: string) => {
     if (v instanceof VArray) {
       if (v.elems.length === 0) return parts.push("[ ]");
+      ev.charge(v.elems.length, loc);
       const inner = cur + indent;
       parts.push("[\n");
       v.elems.forEach((t, i) => {
@@ -39,6 +40,7 @@ export function manifestMultiline(ev: Evaluator, v: Value, loc: Loc, indent = " 
       ev.checkAsserts(v, loc);
       const names = fieldNames(v, false);
       if (names.length === 0) return parts.push("{ }");
+      ev.charge(names.length, loc);
       const inner = cur + indent;
       parts.push("{\n");
       names.forEach((k, i) => {
@@ -57,12 +59,14 @@ export function manifestMultiline(ev: Evaluator, v: Value, loc: Loc, indent = " 
 export function manifestCompact(ev: Evaluator, v: Value, loc: Loc): string {
   if (v instanceof VArray) {
     if (v.elems.length === 0) return "[ ]";
+    ev.charge(v.elems.length, loc);
     return "[" + v.elems.map((t) => manifestCompact(ev, t.force(), loc)).join(", ") + "]";
   }
   if (v instanceof VObject) {
     ev.checkAsserts(v, loc);
     const names = fieldNames(v, false);
     if (names.length === 0) return "{ }";
+    ev.charge(names.length, loc);
     return "{" +
       names.map((k) => escapeJson(k) + ": " + manifestCompact(ev, getField(ev, v, k, loc), loc))
         .join(", ") +
@@ -83,6 +87,7 @@ export function manifestJsonEx(
   const rec = (v: Value, cur: string): string => {
     if (v instanceof VArray) {
       const inner = cur + indent;
+      ev.alloc((inner.length + newline.length + 1) * v.elems.length, loc);
       return "[" + newline +
         v.elems.map((t) => inner + rec(t.force(), inner)).join("," + newline) + newline + cur +
         "]";
@@ -90,10 +95,12 @@ export function manifestJsonEx(
     if (v instanceof VObject) {
       ev.checkAsserts(v, loc);
       const inner = cur + indent;
+      const names = fieldNames(v, false);
+      ev.alloc((inner.length + newline.length + kvSep.length + 1) * names.length, loc);
       return "{" + newline +
-        fieldNames(v, false).map((k) =>
-          inner + escapeJson(k) + kvSep + rec(getField(ev, v, k, loc), inner)
-        ).join("," + newline) + newline + cur + "}";
+        names.map((k) => inner + escapeJson(k) + kvSep + rec(getField(ev, v, k, loc), inner)).join(
+          "," + newline,
+        ) + newline + cur + "}";
     }
     return scalar(ev, v, loc);
   };
@@ -102,11 +109,16 @@ export function manifestJsonEx(
 
 /** Deeply forces a value into plain JSON (visible fields only). Functions are an error. */
 export function toJson(ev: Evaluator, v: Value, loc: Loc): JsonValue {
-  if (v instanceof VArray) return v.elems.map((t) => toJson(ev, t.force(), loc));
+  if (v instanceof VArray) {
+    ev.charge(v.elems.length, loc);
+    return v.elems.map((t) => toJson(ev, t.force(), loc));
+  }
   if (v instanceof VObject) {
     ev.checkAsserts(v, loc);
     const o: Record<string, JsonValue> = {};
-    for (const k of fieldNames(v, false)) o[k] = toJson(ev, getField(ev, v, k, loc), loc);
+    const names = fieldNames(v, false);
+    ev.charge(names.length, loc);
+    for (const k of names) o[k] = toJson(ev, getField(ev, v, k, loc), loc);
     return o;
   }
   if (typeof v === "object" && v !== null) ev.error(loc, "couldn't manifest function as JSON");

@@ -29,9 +29,16 @@ function toInt64(ev: Evaluator, v: number, loc: Loc): bigint {
 export function plusValues(ev: Evaluator, a: Value, b: Value, loc: Loc): Value {
   if (typeof a === "number" && typeof b === "number") return num(ev, a + b, loc);
   if (typeof a === "string" || typeof b === "string") {
-    return ev.toStr(a, loc) + ev.toStr(b, loc);
+    const x = ev.toStr(a, loc);
+    const y = ev.toStr(b, loc);
+    // Concatenation is O(1) for JS strings: only the size is checked, no steps charged.
+    if (x.length + y.length > ev.maxMemory) ev.alloc(x.length + y.length, loc);
+    return x + y;
   }
-  if (a instanceof VArray && b instanceof VArray) return new VArray(a.elems.concat(b.elems));
+  if (a instanceof VArray && b instanceof VArray) {
+    ev.alloc(a.elems.length + b.elems.length, loc);
+    return new VArray(a.elems.concat(b.elems));
+  }
   if (a instanceof VObject && b instanceof VObject) return extendObject(a, b);
   if (a === null && b === null) ev.error(loc, "binary operator + does not operate on null.");
   ev.error(

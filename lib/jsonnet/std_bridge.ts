@@ -5,12 +5,13 @@
  * @module
  */
 import { Hide, type Loc } from "./ast.ts";
-import { BuiltinError } from "./errors.ts";
-import type { Evaluator } from "./evaluator.ts";
+import { JsonnetError } from "./errors.ts";
+import { type Evaluator, isStackOverflow } from "./evaluator.ts";
 import type { JsonValue } from "./json_value.ts";
 import { fromJson, toJson } from "./manifest_json.ts";
 import { getField, objectFromThunks } from "./objects.ts";
-import { pureStd, StdError } from "./std/mod.ts";
+import { pureStd } from "./std/mod.ts";
+import { BudgetError, withAllocGuard } from "./std/limits.ts";
 import { type FieldDef, Thunk, type Value, VFunc, VObject } from "./values.ts";
 import { arrayBuiltins } from "./builtins_arrays.ts";
 import { objectBuiltins } from "./builtins_objects.ts";
@@ -59,10 +60,14 @@ function pureFunc(name: string): VFunc {
       while (js.length && js[js.length - 1] === undefined) js.pop();
       let r: JsonValue;
       try {
-        r = entry.fn(...(js as JsonValue[]));
+        r = withAllocGuard((n) => ev.alloc(n, loc), () => entry.fn(...(js as JsonValue[])));
       } catch (e) {
-        if (e instanceof StdError || e instanceof BuiltinError) ev.error(loc, e.message);
-        if (e instanceof Error && !(e instanceof RangeError)) ev.error(loc, e.message);
+        if (e instanceof JsonnetError || isStackOverflow(e)) throw e;
+        if (e instanceof BudgetError) ev.error(loc, e.message, "budget_exceeded");
+        if (e instanceof RangeError) {
+          ev.error(loc, `${e.message} in std.${name}`, "budget_exceeded");
+        }
+        if (e instanceof Error) ev.error(loc, e.message);
         throw e;
       }
       return fromJson(r);
@@ -99,6 +104,8 @@ export function stdObject(): VObject {
       fields.set(name, { hide: Hide.Hidden, plus: false, thunk: Thunk.of(nativeFunc(name, spec)) });
     }
   }
+  // Jsonnet 0.21: `std.pi` is a (hidden) number field, not a function.
+  fields.set("pi", { hide: Hide.Hidden, plus: false, thunk: Thunk.of(Math.PI) });
   STD = new VObject([{ fields, asserts: [], locals: [], env: null, dollar: false }]);
   return STD;
 }

@@ -35,13 +35,16 @@ export function cmpCodepoint(a: string, b: string): number {
 }
 
 /**
- * Formats a number for output: integers in full (like the reference binary), other values in the
- * shortest form that round-trips (like go-jsonnet/jrsonnet), exponents C-style (`1e-07`).
+ * Formats a number for output: integral values exactly, digit for digit, as the reference
+ * binary's `std::fixed` with precision 0 prints the double (`2^64` is `18446744073709551616`,
+ * `1e22` is `10000000000000000000000`), other values in the shortest form that round-trips
+ * (like go-jsonnet/jrsonnet), exponents C-style (`1e-07`).
  */
 export function formatNumber(v: number): string {
   if (Number.isInteger(v)) {
     if (Object.is(v, -0)) return "-0";
-    return Math.abs(v) < 1e21 ? String(v) : BigInt(v).toString();
+    // Beyond 2^53 JS's shortest form pads with zeros ("18446744073709552000"); BigInt is exact.
+    return Math.abs(v) <= Number.MAX_SAFE_INTEGER ? String(v) : BigInt(v).toString();
   }
   const s = String(v);
   const e = s.indexOf("e");

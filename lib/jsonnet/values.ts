@@ -41,7 +41,9 @@ export class Thunk {
   force(): Value {
     if (this.n !== null) {
       const ev = this.ev!;
-      if (++ev.depth > ev.maxStack) ev.error(this.n.loc, "max stack frames exceeded.");
+      if (++ev.depth > ev.maxStack) {
+        ev.error(this.n.loc, "max stack frames exceeded.", "max_stack");
+      }
       const v = ev.eval(this.n, this.e!);
       ev.depth--;
       this.v = v;

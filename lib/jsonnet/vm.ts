@@ -7,11 +7,12 @@
 import type { Loc, Node } from "./ast.ts";
 import { analyze } from "./analyze.ts";
 import { JsonnetError } from "./errors.ts";
-import { type EvalHost, Evaluator, typeName } from "./evaluator.ts";
+import { type EvalHost, Evaluator, isStackOverflow, typeName } from "./evaluator.ts";
 import type { JsonValue } from "./json_value.ts";
 import { fromJson, manifestMultiline, toJson } from "./manifest_json.ts";
 import { parse } from "./parser.ts";
 import { stdForFile } from "./std_bridge.ts";
+import { withAllocGuard } from "./std/limits.ts";
 import { Env, Thunk, type Value, VArray, VFunc } from "./values.ts";
 
 /**
@@ -68,8 +69,13 @@ export interface JsonnetVMOptions {
   tlaVars?: Record<string, JsonValue>;
   /** Maximum stack depth (default 500). */
   maxStack?: number;
-  /** Evaluation budget: maximum steps and/or wall-clock milliseconds per evaluation. */
-  budget?: { maxSteps?: number; timeoutMs?: number };
+  /**
+   * Evaluation budget per evaluation: maximum steps (work done inside std functions counts too),
+   * wall-clock milliseconds, and `maxMemory`, the largest single array or string (elements or
+   * code units, default 10 000 000) a program may build. Exceeding any of them raises a
+   * {@link JsonnetError} with code `budget_exceeded`.
+   */
+  budget?: { maxSteps?: number; timeoutMs?: number; maxMemory?: number };
   /** Receives `std.trace` output (default: console.error). */
   trace?: (message: string) => void;
 }
@@ -139,7 +145,14 @@ export class JsonnetVM {
       ev.eval(compile(src, file), rootEnv(file));
     const host: EvalHost = {
       importFile: (kind, path, from, loc) => {
-        const r = o.importResolver?.(from, path);
+        let r: ImportResult | undefined;
+        try {
+          r = o.importResolver?.(from, path);
+        } catch (e) {
+          if (e instanceof JsonnetError || isStackOverflow(e)) throw e;
+          const why = e instanceof Error ? e.message : String(e);
+          ev.error(loc, `couldn't open import "${path}": ${why}`);
+        }
         if (!r) {
           ev.error(
             loc,
@@ -154,8 +167,10 @@ export class JsonnetVM {
           const bytes = typeof r.content === "string"
             ? new TextEncoder().encode(r.content)
             : r.content;
+          ev.alloc(bytes.length, loc);
           v = new VArray(Array.from(bytes, (b) => Thunk.of(b)));
         } else {
+          // Invalid UTF-8 becomes U+FFFD, as the reference binary reads it.
           const text = typeof r.content === "string"
             ? r.content
             : new TextDecoder().decode(r.content);
@@ -181,17 +196,22 @@ export class JsonnetVM {
     const ev: Evaluator = new Evaluator(host, {
       maxStack: o.maxStack,
       maxSteps: o.budget?.maxSteps,
+      maxMemory: o.budget?.maxMemory,
       deadline,
     });
     try {
-      let v = evalFile(source, filename);
-      if (v instanceof VFunc) v = this.callTopLevel(ev, v, evalFile);
-      return out(ev, v);
+      return withAllocGuard((n) => ev.alloc(n, ev.stack.at(-1)?.loc ?? TOP), () => {
+        let v = evalFile(source, filename);
+        if (v instanceof VFunc) v = this.callTopLevel(ev, v, evalFile);
+        return out(ev, v);
+      });
     } catch (e) {
-      if (e instanceof RangeError && /call stack/i.test(e.message)) {
-        const top = ev.stack[ev.stack.length - 1];
-        ev.error(top?.loc, "max stack frames exceeded.");
-      }
+      if (e instanceof JsonnetError) throw e;
+      const top = ev.stack.at(-1)?.loc;
+      // The JS stack ran out before the Jsonnet stack limit (deep data, deep parse trees).
+      if (isStackOverflow(e)) ev.error(top, "max stack frames exceeded.", "max_stack");
+      // Other RangeErrors are allocations beyond what the JS engine allows.
+      if (e instanceof RangeError) ev.error(top, e.message, "budget_exceeded");
       throw e;
     }
   }

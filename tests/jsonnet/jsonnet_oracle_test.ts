@@ -4,7 +4,8 @@
  * fail. A sidecar `<name>.options.json` may give `extStr`, `extCode`, `tlaStr`, `tlaCode`,
  * `stringOutput`, `jpath` (relative to the case) and `expect`: our expected stdout where we
  * deliberately differ from the 0.18 oracle (shortest number form, Jsonnet 0.20-only features);
- * with `expect` the oracle is not consulted for the verdict.
+ * with `expect` the oracle is not consulted for the verdict. `expectError` (a substring of our
+ * error message) marks a program that must fail where 0.18 succeeds (0.21 checks, budgets).
  *
  * Needs --allow-read --allow-run --allow-env. Skips when the binary is missing unless CI=true.
  */
@@ -21,6 +22,8 @@ interface CaseOptions {
   stringOutput?: boolean;
   jpath?: string[];
   expect?: string;
+  expectError?: string;
+  budget?: { maxSteps?: number; maxMemory?: number };
 }
 
 function binaryAvailable(): boolean {
@@ -108,11 +111,17 @@ for (const file of available ? walk(ROOT) : []) {
         stringOutput: o.stringOutput,
         jpath: o.jpath,
         readFile,
+        budget: o.budget,
       });
     } catch (e) {
       err = e;
     }
     if (err !== undefined && !(err instanceof JsonnetError)) throw err;
+    if (o.expectError !== undefined) {
+      if (err === undefined) throw new Error(`expected an error, got:\n${ours}`);
+      if (!(err as Error).message.includes(o.expectError)) throw err;
+      return;
+    }
     if (o.expect !== undefined) {
       // A deliberate difference from the 0.18 oracle (number format, 0.20-only features).
       if (err !== undefined) throw err;

@@ -7,6 +7,7 @@
  */
 import type { JsonObject, JsonValue } from "../json_value.ts";
 import { StdError } from "./errors.ts";
+import { chargeAlloc } from "./limits.ts";
 import { charOf, checkedLog, checkedPow } from "./math.ts";
 import { toStringValue } from "./to_string.ts";
 import { cpLength, isObject, typeOf } from "./values.ts";
@@ -118,11 +119,13 @@ function parseCodes(str: string[]): (string | Code)[] {
 
 function padLeft(s: string, w: number, p: string): string {
   const n = w - cpLength(s);
+  if (n > 0) chargeAlloc(s.length + n * p.length);
   return n > 0 ? p.repeat(n) + s : s;
 }
 
 function padRight(s: string, w: number, p: string): string {
   const n = w - cpLength(s);
+  if (n > 0) chargeAlloc(s.length + n * p.length);
   return n > 0 ? s + p.repeat(n) : s;
 }
 

@@ -1,0 +1,1 @@
+std.repeat('x', -1)
