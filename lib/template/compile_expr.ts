@@ -506,7 +506,8 @@ export class ExprCompiler {
         case "/": {
           const q = x / y;
           if (Number.isNaN(q)) return null;
-          if (Number.isFinite(q) && Math.round(q) === q) return q;
+          // Rust `res as i64` saturates at the i64 bounds (i64::MAX prints exactly).
+          if (Number.isFinite(q) && Math.round(q) === q) return saturateI64(q);
           return finiteFloat(q);
         }
         case "+":
@@ -534,6 +535,10 @@ const I64_LIMIT = 9223372036854775807;
 function checkedInt(v: number, msg: string, pos: number): number {
   if (v > I64_LIMIT || v < -I64_LIMIT - 1) fail(msg, pos);
   return v;
+}
+
+function saturateI64(v: number): number {
+  return v > I64_LIMIT ? I64_LIMIT : v < -I64_LIMIT - 1 ? -I64_LIMIT - 1 : v + 0;
 }
 
 function finiteFloat(v: number): number | TeraFloat | null {

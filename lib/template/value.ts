@@ -37,14 +37,28 @@ export function isNumber(v: unknown): v is number | TeraFloat {
   return typeof v === "number" || v instanceof TeraFloat;
 }
 
-/** True for a float (boxed or non-integral number). */
+/**
+ * Integral JS numbers outside `i64`/`u64` (below -2^63 or at least 2^64) cannot be Tera ints:
+ * serde_json reads such a JSON number as an f64, so they are floats here too.
+ */
+const INT_MIN = -9223372036854775808;
+const INT_END = 18446744073709551616;
+
+/** True for a float (boxed, non-integral, or an integral number outside i64/u64). */
 export function isFloat(v: unknown): boolean {
-  return v instanceof TeraFloat || (typeof v === "number" && !Number.isInteger(v));
+  return v instanceof TeraFloat ||
+    (typeof v === "number" && (!Number.isInteger(v) || v < INT_MIN || v >= INT_END));
 }
 
 /** True for an int. */
 export function isInt(v: unknown): v is number {
-  return typeof v === "number" && Number.isInteger(v);
+  return typeof v === "number" && Number.isInteger(v) && v >= INT_MIN && v < INT_END;
+}
+
+/** Decimal text of an int (the i64 bounds, which JS cannot hold exactly, print as in Rust). */
+function intToString(v: number): string {
+  if (v === 9223372036854775808) return "9223372036854775807";
+  return v === -9223372036854775808 ? "-9223372036854775808" : String(v);
 }
 
 /** Numeric value of an int or float. */
@@ -108,6 +122,9 @@ function digitsAndExponent(x: number): [string, number] {
 
 /** Rust's `Display` for f64: shortest round-trip digits, never an exponent. */
 export function displayF64(x: number): string {
+  // JS prints the same shortest digits without an exponent for 1e-6 <= |x| < 1e21.
+  const a = x < 0 ? -x : x;
+  if (a >= 1e-6 && a < 1e21) return String(x);
   if (Number.isNaN(x)) return "NaN";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   const sign = x < 0 || Object.is(x, -0) ? "-" : "";
@@ -122,6 +139,9 @@ export function displayF64(x: number): string {
 
 /** The `ryu` format serde_json uses for floats (`1.0`, `0.1`, `1e20`). */
 export function ryuF64(x: number): string {
+  // Between 1e-5 and 1e16 ryu and JS agree on plain notation; ryu adds `.0` to integers.
+  const a = x < 0 ? -x : x;
+  if (a >= 1e-5 && a < 1e16) return Number.isInteger(x) ? String(x) + ".0" : String(x);
   if (!Number.isFinite(x)) return "null";
   const sign = x < 0 || Object.is(x, -0) ? "-" : "";
   if (x === 0) return sign + "0.0";
@@ -138,7 +158,7 @@ export function ryuF64(x: number): string {
 
 /** serde_json's `Number` display: ints plain, floats in ryu format. */
 export function numberToString(v: number | TeraFloat): string {
-  return isFloat(v) ? ryuF64(num(v)) : String(num(v));
+  return isFloat(v) ? ryuF64(num(v)) : intToString(num(v));
 }
 
 /** Key under which a structured value keeps the text it was parsed from (`withSourceText`). */
@@ -173,7 +193,7 @@ export function renderValue(v: unknown): string {
     const source = (v as { [SOURCE_TEXT]?: string })[SOURCE_TEXT];
     if (source !== undefined) return source;
   }
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : displayF64(v);
+  if (typeof v === "number") return isInt(v) ? intToString(v) : displayF64(v);
   if (v instanceof TeraFloat) return displayF64(v.value);
   if (typeof v === "boolean") return v ? "true" : "false";
   if (Array.isArray(v)) {
@@ -245,7 +265,7 @@ function writeJson(v: unknown, nl: string, depth: number): string {
   if (typeof v === "boolean") return v ? "true" : "false";
   if (isNumber(v)) {
     if (isFloat(v)) return ryuF64(num(v));
-    return String(v);
+    return intToString(v as number);
   }
   const inner = nl === "" ? "" : nl + "  ".repeat(depth + 1);
   const close = nl === "" ? "" : nl + "  ".repeat(depth);

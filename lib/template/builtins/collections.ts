@@ -166,12 +166,23 @@ function intFilter(v: unknown, a: Record<string, unknown>): number {
     if (parsed !== null) return parsed;
     if (s.includes(".")) {
       const f = parseRustFloat(s);
-      return f === null ? def : Math.trunc(f);
+      return f === null ? def : saturatingI64(f);
     }
     return def;
   }
-  if (isNumber(v)) return Math.trunc(num(v));
+  if (isNumber(v)) return saturatingI64(num(v));
   throw new Error("Filter `int` received an unexpected type");
+}
+
+/** Rust's `f as i64`: truncates, saturates at the bounds, NaN becomes 0. */
+function saturatingI64(f: number): number {
+  if (Number.isNaN(f)) return 0;
+  const t = Math.trunc(f) + 0;
+  return t >= 9223372036854775807
+    ? 9223372036854775807
+    : t < -9223372036854775808
+    ? -9223372036854775808
+    : t;
 }
 
 function trimPrefix(s: string, p: string): string {
@@ -190,12 +201,21 @@ function parseRadix(s: string, base: number): number | null {
   }
   if (body === "") return null;
   let n = 0;
-  for (const ch of body.toLowerCase()) {
-    const d = parseInt(ch, 36);
-    if (Number.isNaN(d) || d >= base) return null;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    const d = c >= 48 && c <= 57
+      ? c - 48
+      : c >= 97 && c <= 122
+      ? c - 87
+      : c >= 65 && c <= 90
+      ? c - 55
+      : 99;
+    if (d >= base) return null;
     n = n * base + d;
   }
-  return sign * n;
+  // i64::from_str_radix fails on overflow (then `int` falls back to its default)
+  if (n > 9223372036854775807) return null;
+  return sign * n + 0;
 }
 
 /** Rust's `str::parse::<f64>` (no surrounding whitespace, `inf`/`nan` accepted). */
