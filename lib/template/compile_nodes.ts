@@ -9,6 +9,7 @@ import { RenderFailure, SyntaxFailure } from "./errors.ts";
 import { LOOP, type LoopState, MACRO, type MacroImpl, type State } from "./runtime.ts";
 import { isObject, renderValue, sortedKeys } from "./value.ts";
 import { graphemes } from "./builtins/text.ts";
+import { checkOutput, checkValue, step } from "./budget.ts";
 
 /** A compiled body. */
 export type Body = (st: State) => void;
@@ -122,12 +123,18 @@ class NodeCompiler {
         return (st) => {
           const x = locate(pos, () => v(st));
           st.out += typeof x === "string" ? x : renderValue(x);
+          checkOutput(st.out.length, pos);
         };
       }
       case "set": {
         const v = this.ex.value(n.value);
         const { key, global, pos } = n;
-        return (st) => st.assign(key, locate(pos, () => v(st)), global);
+        const what = `\`${key}\``;
+        return (st) => {
+          const x = locate(pos, () => v(st));
+          checkValue(x, what, pos); // e.g. a string doubled by `~` in a loop
+          st.assign(key, x, global);
+        };
       }
       case "if": {
         const conds = n.conds.map((c) => ({ test: this.ex.bool(c.expr), body: this.body(c.body) }));
@@ -170,6 +177,7 @@ class NodeCompiler {
             st.out = saved;
           }
           st.out += renderValue(locate(pos, () => f(st, inner)));
+          checkOutput(st.out.length, pos);
         };
       }
       case "block":
@@ -241,7 +249,9 @@ class NodeCompiler {
       st.push(frame);
       try {
         for (; loop.i < loop.len;) {
+          step(1, pos);
           body(st);
+          checkOutput(st.out.length, pos);
           if (loop.state === 1) break;
           frame.vars = null;
           loop.i++;

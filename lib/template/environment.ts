@@ -13,8 +13,16 @@ import { collectionFilters } from "./builtins/collections.ts";
 import { dateFilters } from "./builtins/date.ts";
 import { builtinFunctions, builtinTests } from "./builtins/tests_fns.ts";
 import { TeraFloat } from "./value.ts";
+import {
+  BudgetFailure,
+  checkValue,
+  DEFAULT_LIMITS,
+  step,
+  type TemplateLimits,
+  withBudget,
+} from "./budget.ts";
 
-export type { FilterFn, FunctionFn, TestFn };
+export type { FilterFn, FunctionFn, TemplateLimits, TestFn };
 
 /** Options of a {@link TemplateEnvironment}. */
 export interface EnvironmentOptions {
@@ -28,6 +36,11 @@ export interface EnvironmentOptions {
   env?: Record<string, string>;
   /** Maximum number of compiled templates kept (default 4096). */
   cacheSize?: number;
+  /**
+   * Evaluation budget of each render (defaults: {@link DEFAULT_LIMITS}); exceeding it is a
+   * located {@link TemplateError} with code `budget_exceeded`.
+   */
+  limits?: Partial<TemplateLimits>;
 }
 
 const DEFAULT_NAME = "template";
@@ -49,11 +62,19 @@ export class CompiledTemplate {
     readonly source: string,
     private readonly compiled: Compiled,
     private readonly registry: Registry,
+    private readonly limits: TemplateLimits = DEFAULT_LIMITS,
   ) {}
 
   /** Renders with a context; throws {@link TemplateError}. */
   render(context: Record<string, unknown>): string {
-    return renderCompiled(this.compiled, this.registry, context, this.name, this.source);
+    return renderCompiled(
+      this.compiled,
+      this.registry,
+      context,
+      this.name,
+      this.source,
+      this.limits,
+    );
   }
 }
 
@@ -63,18 +84,36 @@ function renderCompiled(
   context: Record<string, unknown>,
   name: string,
   source: string,
+  limits: TemplateLimits,
 ): string {
   const st = new State(context, registry, compiled.macros);
   try {
-    compiled.body(st);
+    withBudget(limits, () => compiled.body(st));
     return st.out;
   } catch (e) {
     throw toRenderError(e, name, source);
   }
 }
 
+/** Counts a call against the render's step budget and checks the size of what it returned. */
+function budgeted<X, Y, R>(name: string, f: (x: X, y: Y) => R): (x: X, y: Y) => R {
+  const what = `the result of \`${name}\``;
+  return (x, y) => {
+    step();
+    const r = f(x, y);
+    checkValue(r, what);
+    return r;
+  };
+}
+
 function toRenderError(e: unknown, name: string, source: string): TemplateError {
   if (e instanceof TemplateError) return e;
+  if (e instanceof BudgetFailure) {
+    return new TemplateError("render", e.message, name, source, Math.max(0, e.pos), {
+      cause: e,
+      code: e.code,
+    });
+  }
   if (e instanceof RenderFailure) {
     return new TemplateError("render", e.message, name, source, Math.max(0, e.pos), {
       cause: e.cause ?? e,
@@ -99,6 +138,7 @@ export class TemplateEnvironment {
   private readonly registry: Registry;
   private readonly cache = new Map<string, CacheEntry>();
   private readonly cacheSize: number;
+  private readonly limits: TemplateLimits;
 
   constructor(options: EnvironmentOptions = {}) {
     const filters = new Map<string, FilterFn>();
@@ -118,8 +158,12 @@ export class TemplateEnvironment {
     for (const [k, f] of Object.entries(options.functions ?? {})) {
       functions.set(k, (a) => f(unwrapArgs(a)));
     }
+    for (const [k, f] of filters) filters.set(k, budgeted(k, f));
+    for (const [k, f] of tests) tests.set(k, budgeted(k, f));
+    for (const [k, f] of functions) functions.set(k, budgeted(k, f) as FunctionFn);
     this.registry = { filters, tests, functions };
     this.cacheSize = Math.max(1, options.cacheSize ?? 4096);
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
   }
 
   /**
@@ -132,7 +176,7 @@ export class TemplateEnvironment {
     entry.templates ??= new Map();
     let t = entry.templates.get(name);
     if (!t) {
-      t = new CompiledTemplate(name, source, compiled, this.registry);
+      t = new CompiledTemplate(name, source, compiled, this.registry, this.limits);
       entry.templates.set(name, t);
     }
     return t;
@@ -165,6 +209,13 @@ export class TemplateEnvironment {
 
   /** Compiles (or reuses) and renders. */
   render(source: string, context: Record<string, unknown>, name: string = DEFAULT_NAME): string {
-    return renderCompiled(this.#compiled(source, name), this.registry, context, name, source);
+    return renderCompiled(
+      this.#compiled(source, name),
+      this.registry,
+      context,
+      name,
+      source,
+      this.limits,
+    );
   }
 }

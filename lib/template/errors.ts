@@ -17,6 +17,11 @@ export class TemplateError extends Error {
   readonly reason: string;
   /** `"syntax"` for parse errors, `"render"` for errors while rendering. */
   readonly kind: "syntax" | "render";
+  /**
+   * Stable code: `"budget_exceeded"` when a render ran out of its evaluation budget (steps,
+   * output or value size), otherwise the same as {@link kind}.
+   */
+  readonly code: string;
 
   /** Creates the error with a caret excerpt of the offending line. */
   constructor(
@@ -25,7 +30,7 @@ export class TemplateError extends Error {
     templateName: string,
     source: string,
     offset: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: string },
   ) {
     const { line, column, text } = locate(source, offset);
     const gutter = String(line).length;
@@ -36,9 +41,10 @@ export class TemplateError extends Error {
       `${
         kind === "syntax" ? "Syntax error" : "Render error"
       } in '${templateName}' at ${line}:${column}: ${reason}\n${excerpt}`,
-      options,
+      options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.name = "TemplateError";
+    this.code = options?.code ?? kind;
     this.templateName = templateName;
     this.line = line;
     this.column = column;

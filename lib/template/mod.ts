@@ -19,6 +19,7 @@ import { TemplateEnvironment } from "./environment.ts";
 export { CompiledTemplate, type EnvironmentOptions, TemplateEnvironment } from "./environment.ts";
 export type { FilterFn, FunctionFn, TestFn } from "./environment.ts";
 export { TemplateError } from "./errors.ts";
+export { DEFAULT_LIMITS, type TemplateLimits } from "./budget.ts";
 export { parseJsonPreservingFloats, TeraFloat, withSourceText } from "./value.ts";
 
 let shared: TemplateEnvironment | undefined;

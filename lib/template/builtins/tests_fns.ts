@@ -7,6 +7,7 @@
 import type { FunctionFn, TestFn } from "../runtime.ts";
 import { describe, isFloat, isInt, isNumber, isObject, num, strictEquals } from "../value.ts";
 import { nowRfc3339 } from "./date.ts";
+import { checkItems } from "../budget.ts";
 import {
   compileUserRegex,
   RegexTranslationError,
@@ -147,6 +148,8 @@ export function builtinFunctions(env: Record<string, string>): Record<string, Fu
         );
       }
       if (step === 0) throw new Error("Function `range` was called with `step_by=0`");
+      // Checked before allocating: range(end=100000000) must not build 10^8 items first.
+      checkItems(Math.ceil((end - start) / step), "`range`");
       const out: number[] = [];
       for (let i = start; i < end; i += step) out.push(i);
       return out;
