@@ -13,6 +13,7 @@ import { registerInfoRoutes, type ServerInfo } from "./rest/info.ts";
 import { registerBuildStreamRoute } from "./rest/build_stream.ts";
 import { registerOutputRoutes } from "./rest/outputs.ts";
 import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.ts";
+import { registerSecurity, type SecurityOptions } from "./security.ts";
 
 /** Largest accepted request body for REST endpoints (reference R93). */
 export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
@@ -20,7 +21,7 @@ export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
 export const MAX_GRAPHQL_BODY_BYTES = 1024 * 1024;
 
 /** Options of {@link createApp}. */
-export interface AppOptions extends Partial<ServerInfo> {
+export interface AppOptions extends Partial<ServerInfo>, SecurityOptions {
   /** Reads GraphiQL's static files (from node_modules); without it `/graphiql` answers 404. */
   readStaticAsset?: StaticAssetReader;
 }
@@ -42,6 +43,7 @@ export interface GraphsvcApp {
  */
 export function createApp(engine: GraphEngine, options: AppOptions = {}): GraphsvcApp {
   const app = new Hono();
+  registerSecurity(app, options);
   const info: ServerInfo = {
     edition: options.edition ?? "ce",
     version: options.version ?? "0.0.0",

@@ -94,7 +94,7 @@ Deno.test("R92 unknown /api path → 404 problem; wrong method → 405 with Allo
   assertEquals((await res.json()).type, "urn:graphsvc:problem:not-found");
   const wrong = await get("/api/engine-info", { method: "DELETE" });
   assertEquals(wrong.status, 405);
-  assertEquals(wrong.headers.get("allow"), "GET");
+  assertEquals(wrong.headers.get("allow"), "GET, HEAD, OPTIONS");
   await wrong.body?.cancel();
 });
 

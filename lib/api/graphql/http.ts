@@ -135,9 +135,17 @@ export function createGraphQLHandler(
         return problemResponse(500, `GraphQL execution failed: ${(e as Error).message}`);
       }
     }
+    const contentType = responseType(request.headers.get("accept"));
+    // GraphQL over HTTP: with application/graphql-response+json, a result without `data` (parse,
+    // validation, variable or limit errors: the request was not executed) is a 400; with
+    // application/json every GraphQL result is a 200.
+    const status = contentType.startsWith("application/graphql-response+json") &&
+        !("data" in result)
+      ? 400
+      : 200;
     return new Response(JSON.stringify(result), {
-      status: 200,
-      headers: { "content-type": responseType(request.headers.get("accept")) },
+      status,
+      headers: { "content-type": contentType },
     });
   };
 }
@@ -153,11 +161,25 @@ function responseType(accept: string | null): string {
   return "application/json; charset=utf-8";
 }
 
+const JSON_TYPES = new Set(["application/json", "application/graphql-response+json"]);
+
 async function readRequest(request: Request, maxBodyBytes: number): Promise<ParsedRequest> {
   if (request.method === "GET") {
     const params = new URL(request.url).searchParams;
     const query = params.get("query");
     if (query === null || query === "") throw new BadRequest(400, "missing 'query' parameter");
+    const extensionsText = params.get("extensions");
+    if (extensionsText !== null && extensionsText !== "") {
+      let extensions: unknown;
+      try {
+        extensions = JSON.parse(extensionsText);
+      } catch {
+        throw new BadRequest(400, "'extensions' parameter is not valid JSON");
+      }
+      if (typeof extensions !== "object" || extensions === null || Array.isArray(extensions)) {
+        throw new BadRequest(400, "'extensions' must be a JSON object");
+      }
+    }
     const variablesText = params.get("variables");
     let variables: unknown = null;
     if (variablesText !== null && variablesText !== "") {
@@ -181,10 +203,14 @@ async function readRequest(request: Request, maxBodyBytes: number): Promise<Pars
   }
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
   const mediaType = contentType.split(";")[0].trim();
-  if (mediaType !== "" && mediaType !== "application/json") {
+  // Only JSON: forms, multipart and text/plain are "simple" requests a foreign page can send
+  // cross-origin without a preflight (CSRF), so they are refused, as is a missing type.
+  if (!JSON_TYPES.has(mediaType)) {
     throw new BadRequest(
       415,
-      `content type '${mediaType}' is not supported; send application/json`,
+      mediaType === ""
+        ? "missing content type; send application/json"
+        : `content type '${mediaType}' is not supported; send application/json`,
     );
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -204,7 +230,13 @@ async function readRequest(request: Request, maxBodyBytes: number): Promise<Pars
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new BadRequest(400, "request body must be a JSON object with a 'query' string");
   }
-  const { query, variables, operationName } = body as Record<string, unknown>;
+  const { query, variables, operationName, extensions } = body as Record<string, unknown>;
+  if (
+    extensions !== undefined && extensions !== null &&
+    (typeof extensions !== "object" || Array.isArray(extensions))
+  ) {
+    throw new BadRequest(400, "'extensions' must be a JSON object");
+  }
   if (typeof query !== "string" || query === "") {
     throw new BadRequest(400, "request body must have a non-empty 'query' string");
   }

@@ -149,7 +149,7 @@ export class EdgeBudget {
 /** Largest response a query may produce (bytes of the JSON body, approximately). */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Deepest nesting of brackets/braces/parentheses in a query text or of a variable value. */
-export const MAX_NESTING = 64;
+export const MAX_NESTING = 256;
 
 /**
  * Checks the bracket nesting of a query text with the lexer (no recursion), so that a literal like

@@ -11,6 +11,24 @@ import type { GraphEngine, Snapshot } from "../../engine.ts";
 import type { Artifact } from "../../pipeline/context.ts";
 import { compareStrings } from "../../graph/graph.ts";
 import { problem } from "../problem.ts";
+import { ARTIFACT_CSP } from "../security.ts";
+
+/** Media types a browser displays without running anything: the only ones served inline. */
+const INLINE_SAFE = new Set([
+  "text/plain",
+  "text/csv",
+  "text/markdown",
+  "text/x-markdown",
+  "application/json",
+  "application/yaml",
+  "application/x-yaml",
+  "text/yaml",
+  "application/toml",
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+]);
 
 /** One entry of the output index (spec §2.3). */
 export interface OutputIndexEntry {
@@ -105,10 +123,15 @@ export function registerOutputRoutes(app: Hono, engine: GraphEngine): void {
       ? `${mimetype}; charset=utf-8`
       : mimetype;
     const safeName = filename.replace(/["\\\r\n]/g, "_");
+    // Artifacts are user-templated: anything a browser could execute on the API origin (HTML,
+    // SVG, XML, JavaScript, unknown types) is an attachment, and every artifact is sandboxed.
+    const inline = !attachment && INLINE_SAFE.has(mimetype.split(";")[0].trim().toLowerCase());
     return new Response(artifact.body, {
       headers: {
         "content-type": contentType,
-        "content-disposition": `${attachment ? "attachment" : "inline"}; filename="${safeName}"`,
+        "content-disposition": `${inline ? "inline" : "attachment"}; filename="${safeName}"`,
+        "content-security-policy": ARTIFACT_CSP,
+        "x-content-type-options": "nosniff",
       },
     });
   });
