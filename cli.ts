@@ -21,6 +21,13 @@ import { ModuleParamsError, parseModuleParams } from "./lib/cli/module_params.ts
 import { artifactRelativePath } from "./lib/cli/artifact_paths.ts";
 import { VERSION } from "./lib/version.ts";
 import { serve } from "./server.ts";
+import type { LiveOptions } from "./lib/api/live.ts";
+import { gitSync } from "./lib/runtime/deno/git_sync.ts";
+import { loadPersistedParams } from "./lib/writes/module_params.ts";
+import { layersInOrder, loadSourceSet } from "./lib/workspace/sources.ts";
+import { mergeManifests } from "./lib/workspace/manifest.ts";
+import { ParseError } from "./lib/formats/errors.ts";
+import { parameterErrors } from "./lib/pipeline/params.ts";
 
 type Edition = "ce" | "ee";
 const LEVELS = ["error", "warn", "info", "debug"] as const;
@@ -88,6 +95,7 @@ function readTextSync(path: string): string | undefined {
 }
 
 interface GlobalOptions {
+  protectWrites?: boolean;
   dataDir: string;
   module: string[];
   moduleParams: string[];
@@ -111,15 +119,53 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
   } catch {
     throw new UsageError(`data directory '${opts.dataDir}' does not exist`);
   }
+  const workspace = new DenoFsWorkspace(opts.dataDir);
+  const modules = await resolveModules(opts.module);
+  // Values set through the API persist across restarts; command-line values win (R23).
+  const persisted = await loadPersistedParams(workspace, (m) => console.error(`WARN ${m}`));
+  params = { ...persisted, ...params };
+  await checkConfiguration(workspace, modules, params);
   return new GraphEngine({
-    workspace: new DenoFsWorkspace(opts.dataDir),
-    modules: await resolveModules(opts.module),
+    workspace,
+    modules,
     params,
     maxLoop: opts.maxLoop,
     removeOrphanedAssets: opts.removeOrphanedAssets ?? false,
     createTemplates: createTemplateRenderer,
     phases: defaultPhases,
   });
+}
+
+/** Manifest and parameter errors are usage errors, reported before any phase runs (CL21). */
+async function checkConfiguration(
+  workspace: DenoFsWorkspace,
+  modules: LayerSource[],
+  params: Record<string, JsonValue>,
+): Promise<void> {
+  let manifest;
+  try {
+    manifest = mergeManifests(layersInOrder(await loadSourceSet(workspace, modules)));
+  } catch (e) {
+    if (e instanceof ParseError) throw new UsageError(e.message);
+    throw e;
+  }
+  const errors = parameterErrors(manifest, params);
+  if (errors.length > 0) throw new UsageError(errors.join("\n"));
+}
+
+/** Write endpoints, token and Git sync of `serve`, from options and the environment (R40–R43). */
+function liveOptions(opts: GlobalOptions, readOnly: boolean): LiveOptions {
+  const apiToken = Deno.env.get("GRAPHSVC_API_TOKEN") || undefined;
+  const syncUrl = Deno.env.get("GIT_SYNC_URL") || undefined;
+  if (opts.protectWrites && !apiToken) {
+    throw new UsageError("--protect-writes needs the GRAPHSVC_API_TOKEN environment variable");
+  }
+  return {
+    writes: !readOnly,
+    apiToken,
+    protectWrites: opts.protectWrites ?? false,
+    sync: syncUrl ? gitSync(opts.dataDir, syncUrl) : undefined,
+  };
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -167,6 +213,10 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       [] as string[],
     )
     .option("--remove-orphaned-assets", "drop orphaned asset resources before outputs")
+    .option(
+      "--protect-writes",
+      "require X-API-Token (GRAPHSVC_API_TOKEN) on every mutating endpoint",
+    )
     .addOption(
       new Option("--log-level <level>", "log level").choices(LEVELS).default("info" as Level),
     )
@@ -181,6 +231,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     .option("--port <n>", "port", port, 7600)
     .option("--host <addr>", "address to bind", "127.0.0.1")
     .option("--no-watch", "do not rebuild when files under the data directory change")
+    .option("--read-only", "disable every write endpoint (no admin_assets feature)")
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
       const engine = await createEngine(opts);
@@ -194,6 +245,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
         edition,
         watchDir: cmd.watch ? opts.dataDir : undefined,
         log,
+        live: liveOptions(opts, cmd.readOnly === true),
       });
     });
 

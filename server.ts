@@ -6,6 +6,7 @@
  * @module
  */
 import { createApp } from "./lib/api/app.ts";
+import type { LiveOptions } from "./lib/api/live.ts";
 import type { GraphEngine } from "./lib/engine.ts";
 import { VERSION } from "./lib/version.ts";
 
@@ -25,6 +26,8 @@ export interface ServeOptions {
   onListen?: (addr: { hostname: string; port: number }) => void;
   /** Aborting stops the server. */
   signal?: AbortSignal;
+  /** Write endpoints, API token, reload sync (see {@link LiveOptions}). */
+  live?: LiveOptions;
 }
 
 const NODE_MODULES = new URL("./node_modules/", import.meta.url);
@@ -41,8 +44,12 @@ export async function readNodeModulesFile(
   }
 }
 
-function features(edition: "ce" | "ee"): string[] {
-  return edition === "ce" ? ["admin_assets", "generate_schema"] : ["admin_assets", "syslog"];
+/** Enabled features (reference R60): exactly what this server does. */
+function features(edition: "ce" | "ee", live: LiveOptions): string[] {
+  const out: string[] = [];
+  if (live.writes !== false) out.push("admin_assets");
+  if (edition === "ee") out.push("syslog");
+  return out;
 }
 
 /**
@@ -57,8 +64,9 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
   const app = createApp(engine, {
     edition: options.edition,
     version: VERSION,
-    features: features(options.edition),
+    features: features(options.edition, options.live ?? {}),
     readStaticAsset: readNodeModulesFile,
+    ...options.live,
   });
   const controller = new AbortController();
   options.signal?.addEventListener("abort", () => controller.abort());
@@ -104,7 +112,11 @@ function watchForChanges(
     try {
       for await (const event of watcher) {
         // Our own atomic writes create `.name.uuid.tmp` files first; the rename is what counts.
-        if (event.paths.every((p) => p.endsWith(".tmp") || p.includes("/.graphsvc/"))) continue;
+        if (
+          event.paths.every((p) =>
+            p.endsWith(".tmp") || p.includes("/.graphsvc/") || p.includes("/.git/")
+          )
+        ) continue;
         clearTimeout(timer);
         timer = setTimeout(() => engine.requestRebuild(), 200);
       }

@@ -11,7 +11,12 @@ import type { Workspace } from "./workspace/workspace.ts";
 import { type LayerSource, loadSourceSet } from "./workspace/sources.ts";
 import { emptyManifest, type ModuleManifest } from "./workspace/manifest.ts";
 import type { Artifact, TemplateRenderer } from "./pipeline/context.ts";
-import { buildGraph, type BuildStats, type RulePhases } from "./pipeline/build.ts";
+import {
+  type AssetTableInfo,
+  buildGraph,
+  type BuildStats,
+  type RulePhases,
+} from "./pipeline/build.ts";
 import type { BuildIssue } from "./pipeline/issues.ts";
 import { describeError } from "./pipeline/errors.ts";
 
@@ -31,6 +36,8 @@ export interface Snapshot {
   readonly params: Readonly<Record<string, JsonValue>>;
   /** Counts and timings. */
   readonly stats: BuildStats;
+  /** Asset files of the build (types, headers, declarations). */
+  readonly assets: readonly AssetTableInfo[];
   /** When the build finished (ISO 8601). */
   readonly builtAt: string;
 }
@@ -56,6 +63,18 @@ export type BuildEvent =
   | { kind: "start"; generation: number }
   | { kind: "line"; generation: number; level: string; text: string }
   | { kind: "end"; generation: number; ok: boolean; message: string };
+
+/** Writes a line to the log of the running build. */
+export type BuildLog = (level: "debug" | "info" | "warn" | "error", text: string) => void;
+
+/** Options of {@link GraphEngine.requestRebuild}. */
+export interface RebuildRequest {
+  /**
+   * Runs at the start of the build, before the workspace is read (e.g. a Git sync of the data
+   * directory). If it throws, that build fails with its message and the last graph stays live.
+   */
+  before?: (log: BuildLog) => Promise<void>;
+}
 
 /** Options of {@link GraphEngine}. */
 export interface GraphEngineOptions {
@@ -101,6 +120,7 @@ function emptySnapshot(): Snapshot {
     artifacts: [],
     manifest: emptyManifest(),
     params: {},
+    assets: [],
     stats: { resources: 0, relations: 0, artifacts: 0, findings: 0, modelPasses: 0, timings: {} },
     builtAt: new Date(0).toISOString(),
   };
@@ -129,6 +149,7 @@ export class GraphEngine {
   #queued = false;
   #listeners = new Set<(event: BuildEvent) => void>();
   #waiters: { generation: number; resolve: (s: BuildStatus) => void }[] = [];
+  #beforeNextBuild: ((log: BuildLog) => Promise<void>)[] = [];
   #params: Record<string, JsonValue>;
   #currentLog: string[] = [];
   #lastFinal: string | undefined;
@@ -169,6 +190,11 @@ export class GraphEngine {
     this.#params = { ...params };
   }
 
+  /** A template renderer as builds create it (writes render `name_template` keys with it). */
+  createTemplates(params: Readonly<Record<string, JsonValue>>): TemplateRenderer {
+    return this.#options.createTemplates(params);
+  }
+
   /** Subscribes to build log events; returns the unsubscribe function. */
   subscribe(listener: (event: BuildEvent) => void): () => void {
     this.#listeners.add(listener);
@@ -199,7 +225,8 @@ export class GraphEngine {
    * Schedules a rebuild; requests made while a build runs coalesce into one follow-up build.
    * Returns the generation that will include everything written before the call.
    */
-  requestRebuild(): number {
+  requestRebuild(request: RebuildRequest = {}): number {
+    if (request.before) this.#beforeNextBuild.push(request.before);
     if (this.#running) {
       if (!this.#queued) {
         this.#queued = true;
@@ -277,14 +304,21 @@ export class GraphEngine {
   async #buildOnce(generation: number): Promise<void> {
     const startedAt = new Date().toISOString();
     this.#emit({ kind: "start", generation });
-    const line = (level: string, text: string) => {
+    const before = this.#beforeNextBuild.splice(0);
+    const line = (level: "debug" | "info" | "warn" | "error", text: string) => {
       for (const part of text.split("\n")) {
         this.#emit({ kind: "line", generation, level, text: part });
       }
     };
     let status: BuildStatus;
     try {
-      line("info", `build ${generation}: loading ${this.#options.workspace.location}`);
+      for (const hook of before) await hook(line);
+      const moduleCount = this.#options.modules?.length ?? 0;
+      line(
+        "info",
+        `build ${generation}: loading the data directory` +
+          (moduleCount > 0 ? ` and ${moduleCount} module(s)` : ""),
+      );
       const sources = await loadSourceSet(this.#options.workspace, this.#options.modules ?? []);
       const result = buildGraph(sources, {
         params: this.#params,
@@ -305,6 +339,7 @@ export class GraphEngine {
           manifest: result.manifest,
           params: result.params,
           stats: result.stats,
+          assets: result.assets,
           builtAt: finishedAt,
         };
       }

@@ -14,6 +14,7 @@ import { registerBuildStreamRoute } from "./rest/build_stream.ts";
 import { registerOutputRoutes } from "./rest/outputs.ts";
 import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.ts";
 import { registerSecurity, type SecurityOptions } from "./security.ts";
+import { type LiveOptions, registerLiveService } from "./live.ts";
 
 /** Largest accepted request body for REST endpoints (reference R93). */
 export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
@@ -21,7 +22,7 @@ export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
 export const MAX_GRAPHQL_BODY_BYTES = 1024 * 1024;
 
 /** Options of {@link createApp}. */
-export interface AppOptions extends Partial<ServerInfo>, SecurityOptions {
+export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOptions {
   /** Reads GraphiQL's static files (from node_modules); without it `/graphiql` answers 404. */
   readStaticAsset?: StaticAssetReader;
 }
@@ -47,7 +48,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   const info: ServerInfo = {
     edition: options.edition ?? "ce",
     version: options.version ?? "0.0.0",
-    features: options.features ?? [],
+    features: options.features ?? (options.writes === false ? [] : ["admin_assets"]),
   };
   app.use(
     "/graphql",
@@ -69,7 +70,8 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
         problem(413, "payload-too-large", `request body exceeds ${MAX_REST_BODY_BYTES} bytes`),
     }),
   );
-  registerGraphQLRoutes(app, engine, options.readStaticAsset);
+  const live = registerLiveService(app, engine, options);
+  registerGraphQLRoutes(app, engine, options.readStaticAsset, live.mutationMode);
   registerAssetReadRoutes(app, engine.workspace);
   registerInfoRoutes(app, engine, info);
   registerBuildStreamRoute(app, engine);

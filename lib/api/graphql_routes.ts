@@ -11,18 +11,55 @@ import { buildGraphQLSchema } from "./graphql/schema.ts";
 import { createGraphQLHandler } from "./graphql/http.ts";
 import { GRAPHIQL_ASSETS, graphiqlHtml } from "./graphql/graphiql.ts";
 import { problem } from "./problem.ts";
+import { snapshotFor } from "./consistency.ts";
+import {
+  type MutableAsset,
+  mutationFields,
+  type MutationWriter,
+  refusingWriter,
+} from "./graphql/mutations.ts";
+import { assetType } from "../pipeline/assets.ts";
 
 /** Reads a static file by path relative to `node_modules/`; `undefined` when missing. */
 export type StaticAssetReader = (path: string) => Promise<Uint8Array<ArrayBuffer> | undefined>;
 
-const schemas = new WeakMap<Snapshot, GraphQLSchema>();
+/** How a request's mutations are carried out: a writer, or a refusal with its reason. */
+export interface MutationMode {
+  /** Cache key of the schema variant (`write`, `disabled`, `unauthorized`). */
+  readonly key: string;
+  /** The writer used by the mutation resolvers. */
+  readonly writer: MutationWriter;
+}
 
-/** The GraphQL schema of a snapshot (built on first use, then cached). */
-export function schemaOf(snapshot: Snapshot): GraphQLSchema {
-  const cached = schemas.get(snapshot);
+const schemas = new WeakMap<Snapshot, Map<string, GraphQLSchema>>();
+
+/** Asset types of a snapshot that get mutations: loaded files, then declared-only assets (G17). */
+export function mutableAssets(snapshot: Snapshot): MutableAsset[] {
+  const out = new Map<string, MutableAsset>();
+  for (const a of snapshot.assets) {
+    if (!out.has(a.type)) {
+      out.set(a.type, { type: a.type, columns: a.header, declaration: a.declaration });
+    }
+  }
+  for (const d of snapshot.manifest.assets.values()) {
+    const type = assetType(d.file, d);
+    if (!out.has(type)) out.set(type, { type, columns: [...d.columns.keys()], declaration: d });
+  }
+  return [...out.values()];
+}
+
+/** The GraphQL schema of a snapshot for a mutation mode (built on first use, then cached). */
+export function schemaOf(snapshot: Snapshot, mode?: MutationMode): GraphQLSchema {
+  let variants = schemas.get(snapshot);
+  if (!variants) schemas.set(snapshot, variants = new Map());
+  const key = mode?.key ?? "read-only";
+  const cached = variants.get(key);
   if (cached) return cached;
-  const schema = buildGraphQLSchema(snapshot.graph);
-  schemas.set(snapshot, schema);
+  const schema = buildGraphQLSchema(
+    snapshot.graph,
+    mode ? { mutations: (ctx) => mutationFields(ctx, mutableAssets(snapshot), mode.writer) } : {},
+  );
+  variants.set(key, schema);
   return schema;
 }
 
@@ -31,12 +68,19 @@ export function registerGraphQLRoutes(
   app: Hono,
   engine: GraphEngine,
   readStaticAsset?: StaticAssetReader,
+  mutationMode: (request: Request) => Promise<MutationMode> = () =>
+    Promise.resolve({ key: "disabled", writer: refusingWriter("asset writes are disabled") }),
 ): void {
-  const handler = createGraphQLHandler(() => {
-    const snapshot = engine.current;
-    return { schema: schemaOf(snapshot), graph: snapshot.graph };
+  app.on(["GET", "POST"], "/graphql", async (c) => {
+    const request = c.req.raw;
+    const snapshot = snapshotFor(engine, request);
+    const mode = await mutationMode(request);
+    const handler = createGraphQLHandler(() => ({
+      schema: schemaOf(snapshot, mode),
+      graph: snapshot.graph,
+    }));
+    return handler(request);
   });
-  app.on(["GET", "POST"], "/graphql", (c) => handler(c.req.raw));
   app.get("/graphiql", (c) => c.html(graphiqlHtml("/graphql")));
   app.get("/graphiql/assets/:file", async (c) => {
     const asset = GRAPHIQL_ASSETS[c.req.path];

@@ -15,6 +15,8 @@ export type ProblemSlug =
   | "invalid-transition"
   | "validation-failed"
   | "payload-too-large"
+  | "build-failed"
+  | "timeout"
   | "internal";
 
 const TITLES: Record<ProblemSlug, string> = {
@@ -27,6 +29,8 @@ const TITLES: Record<ProblemSlug, string> = {
   "invalid-transition": "Invalid Transition",
   "validation-failed": "Validation Failed",
   "payload-too-large": "Payload Too Large",
+  "build-failed": "Build Failed",
+  "timeout": "Timeout",
   "internal": "Internal Server Error",
 };
 

@@ -7,7 +7,12 @@
  */
 import { Graph, type JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
-import { emptyManifest, mergeManifests, type ModuleManifest } from "../workspace/manifest.ts";
+import {
+  type AssetDeclaration,
+  emptyManifest,
+  mergeManifests,
+  type ModuleManifest,
+} from "../workspace/manifest.ts";
 import { filesIn, layersInOrder, type SourceFile, type SourceSet } from "../workspace/sources.ts";
 import type { Artifact, PhaseContext, PipelineOptions, TemplateRenderer } from "./context.ts";
 import { type BuildIssue, formatIssue, IssueCollector } from "./issues.ts";
@@ -63,6 +68,18 @@ export interface BuildStats {
   timings: Record<string, number>;
 }
 
+/** An asset CSV a build loaded: what writes and the GraphQL mutations are generated from. */
+export interface AssetTableInfo {
+  /** Resource type of its rows. */
+  type: string;
+  /** Path relative to `assets/`, e.g. `inventx/a.csv`. */
+  file: string;
+  /** Header columns in file order. */
+  header: string[];
+  /** Its manifest declaration, when any. */
+  declaration?: AssetDeclaration;
+}
+
 /** Result of {@link buildGraph}. */
 export interface BuildResult {
   /** True when no error was reported. */
@@ -79,6 +96,8 @@ export interface BuildResult {
   params: Record<string, JsonValue>;
   /** Counts and timings. */
   stats: BuildStats;
+  /** The asset files loaded, in load order. */
+  assets: AssetTableInfo[];
 }
 
 /**
@@ -154,10 +173,16 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
     }
   };
 
-  let assetTypes = new Set<string>();
+  let assets: AssetTableInfo[] = [];
   guarded("assets", () => {
-    assetTypes = new Set(runAssetPhase(ctx).map((asset) => asset.type));
+    assets = runAssetPhase(ctx).map((asset) => ({
+      type: asset.type,
+      file: asset.file.relPath.slice("assets/".length),
+      header: asset.csv.header,
+      declaration: asset.declaration,
+    }));
   });
+  const assetTypes = new Set(assets.map((a) => a.type));
   let retypeRules: RetypeRule[] = [];
   guarded("retype", () => {
     retypeRules = phases.collectRetypeRules?.(ctx) ?? [];
@@ -190,6 +215,7 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
     artifacts: ctx.artifacts,
     manifest,
     params,
+    assets,
     stats: {
       resources: graph.resourceCount,
       relations: graph.relationCount,

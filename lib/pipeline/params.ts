@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from "../graph/graph.ts";
 import type { ModuleManifest } from "../workspace/manifest.ts";
-import type { IssueCollector } from "./issues.ts";
+import { IssueCollector } from "./issues.ts";
 
 /**
  * Resolves current parameter values. Reports `param_missing` and `param_not_allowed` errors and
@@ -58,4 +58,25 @@ export function resolveParams(
     out[name] = value;
   }
   return out;
+}
+
+/**
+ * Configuration errors of parameters, checked before any phase runs (reference CL21): a manifest
+ * that does not parse, a required parameter without value, a value not allowed. Returns the
+ * messages (empty when the configuration is usable).
+ *
+ * @example
+ * ```ts
+ * import { emptyManifest } from "../workspace/manifest.ts";
+ * import { parameterErrors } from "./params.ts";
+ * parameterErrors(emptyManifest(), { stage: "DEV" }); // []
+ * ```
+ */
+export function parameterErrors(
+  manifest: ModuleManifest,
+  given: Readonly<Record<string, JsonValue>>,
+): string[] {
+  const issues = new IssueCollector();
+  resolveParams(manifest, given, issues);
+  return issues.all.filter((i) => i.severity === "error").map((i) => i.message);
 }

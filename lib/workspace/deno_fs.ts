@@ -3,11 +3,17 @@
  *
  * @module
  */
-import { joinPath, normalizeWorkspacePath, type Workspace } from "./workspace.ts";
+import { joinPath, normalizeWorkspacePath, UnsafePathError, type Workspace } from "./workspace.ts";
 
 /**
  * A Workspace rooted at a directory on disk. Writes are atomic (temp file in the same folder,
- * fsync, rename) and serialised per file, so concurrent writers never interleave or lose data.
+ * fsync, rename, fsync of the folder) and serialised per file, so concurrent writers never
+ * interleave or lose data, and a write that returned survives a crash.
+ *
+ * Nothing outside the root is ever read or written, symbolic links included: a link (of a file or
+ * of a folder on the way) that resolves outside the root is not listed, reading it throws
+ * {@link UnsafePathError}, and so does writing through it. A link that stays inside the root is
+ * followed, and a write through it changes the file it points to.
  *
  * @example
  * ```ts ignore
@@ -32,10 +38,71 @@ export class DenoFsWorkspace implements Workspace {
     return `${this.#root}/${normalizeWorkspacePath(path)}`;
   }
 
+  #realRoot: Promise<string> | undefined;
+
+  /** The root with every link resolved (computed once). */
+  #resolvedRoot(): Promise<string> {
+    return this.#realRoot ??= Deno.realPath(this.#root);
+  }
+
+  /** Whether `real` (a resolved absolute path) is the root or below it. */
+  async #inside(real: string): Promise<boolean> {
+    const root = await this.#resolvedRoot();
+    return real === root || real.startsWith(root.endsWith("/") ? root : root + "/");
+  }
+
+  /**
+   * The resolved path of an existing file, checked to stay inside the root; `undefined` when the
+   * file does not exist. Throws {@link UnsafePathError} for a link leading outside.
+   */
+  async #resolveExisting(path: string): Promise<string | undefined> {
+    let real: string;
+    try {
+      real = await Deno.realPath(this.#abs(path));
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) {
+        return undefined;
+      }
+      throw e;
+    }
+    if (!(await this.#inside(real))) {
+      throw new UnsafePathError(path, "a symbolic link leads outside the data directory");
+    }
+    return real;
+  }
+
+  /**
+   * Where a write of `path` lands: the resolved file when it exists (a link inside the root is
+   * followed), else the file in its resolved parent folder, which must stay inside the root.
+   */
+  async #resolveForWrite(path: string): Promise<string> {
+    const existing = await this.#resolveExisting(path);
+    if (existing !== undefined) return existing;
+    const target = this.#abs(path);
+    const name = target.slice(target.lastIndexOf("/") + 1);
+    let dir = target.slice(0, target.lastIndexOf("/"));
+    const missing: string[] = [];
+    for (;;) {
+      try {
+        const real = await Deno.realPath(dir);
+        if (!(await this.#inside(real))) {
+          throw new UnsafePathError(path, "a symbolic link leads outside the data directory");
+        }
+        return [real, ...missing.reverse(), name].join("/");
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+        missing.push(dir.slice(dir.lastIndexOf("/") + 1));
+        dir = dir.slice(0, dir.lastIndexOf("/"));
+      }
+    }
+  }
+
   /** Text of the file at `path`, or `undefined` when it does not exist. */
   async readText(path: string): Promise<string | undefined> {
     try {
-      return await Deno.readTextFile(this.#abs(path));
+      const real = await this.#resolveExisting(path);
+      if (real === undefined) return undefined;
+      return await Deno.readTextFile(real);
     } catch (e) {
       if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.IsADirectory) {
         return undefined;
@@ -61,10 +128,10 @@ export class DenoFsWorkspace implements Workspace {
         if (entry.isDirectory) await walk(child);
         else if (entry.isFile) out.push(child);
         else if (entry.isSymlink) {
-          // Follow links only when they stay plain files; never traverse linked directories.
+          // Follow links only to plain files inside the root; never traverse linked directories.
           try {
-            const info = await Deno.stat(this.#abs(child));
-            if (info.isFile) out.push(child);
+            const real = await Deno.realPath(this.#abs(child));
+            if ((await this.#inside(real)) && (await Deno.stat(real)).isFile) out.push(child);
           } catch { /* dangling link: ignore */ }
         }
       }
@@ -85,7 +152,7 @@ export class DenoFsWorkspace implements Workspace {
   }
 
   async #write(path: string, text: string): Promise<void> {
-    const target = this.#abs(path);
+    const target = await this.#resolveForWrite(path);
     const dir = target.slice(0, target.lastIndexOf("/"));
     await Deno.mkdir(dir, { recursive: true });
     const tmp = `${dir}/.${target.slice(dir.length + 1)}.${crypto.randomUUID()}.tmp`;
@@ -103,6 +170,13 @@ export class DenoFsWorkspace implements Workspace {
     } catch (e) {
       await Deno.remove(tmp).catch(() => {});
       throw e;
+    }
+    // The rename is durable only once the folder's entry is on disk.
+    const folder = await Deno.open(dir, { read: true });
+    try {
+      await folder.sync();
+    } finally {
+      folder.close();
     }
   }
 }

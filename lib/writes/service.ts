@@ -312,7 +312,7 @@ export class WriteService {
     mustExist: boolean,
   ): Promise<{ rows: number; generation: number; changed: boolean }> {
     const workspace = this.#options.workspace;
-    return this.#mutex.run(target.path, async () => {
+    return this.#locked(target.path, async () => {
       const text = await workspace.readText(target.path);
       let editor: CsvEditor;
       if (text === undefined) {
@@ -339,7 +339,7 @@ export class WriteService {
     rows.forEach((row, i) =>
       checkDeclaredColumns(row, target.declaration, `${target.file}, data row ${i + 1}`)
     );
-    return this.#mutex.run(target.path, async () => {
+    return this.#locked(target.path, async () => {
       const before = await this.#options.workspace.readText(target.path);
       const changed = before !== data;
       if (changed) await this.#options.workspace.writeTextAtomic(target.path, data);
@@ -349,6 +349,18 @@ export class WriteService {
         generation: this.#generationAfter(changed),
         changed,
       };
+    });
+  }
+
+  /** Runs `task` under the file's lock; unsafe paths (links out of the data dir) are refused. */
+  #locked<T>(path: string, task: () => Promise<T>): Promise<T> {
+    return this.#mutex.run(path, async () => {
+      try {
+        return await task();
+      } catch (e) {
+        if (e instanceof UnsafePathError) throw new WriteError("forbidden", e.message);
+        throw e;
+      }
     });
   }
 

@@ -30,7 +30,13 @@ export function registerAssetReadRoutes(app: Hono, workspace: Workspace): void {
       if (e instanceof UnsafePathError) return problem(400, "bad-request", e.message);
       throw e;
     }
-    const text = path === undefined ? undefined : await workspace.readText(path);
+    let text: string | undefined;
+    try {
+      text = path === undefined ? undefined : await workspace.readText(path);
+    } catch (e) {
+      // A link leading out of the data directory is answered like a missing file.
+      if (!(e instanceof UnsafePathError)) throw e;
+    }
     if (text === undefined) return problem(404, "not-found", `no asset file '${requested}'`);
     return new Response(text, { headers: { "content-type": "text/csv; charset=utf-8" } });
   });
