@@ -62,7 +62,7 @@ export class JsonnetError extends Error {
    * A machine-readable reason for errors raised by the host's limits rather than the program:
    * `budget_exceeded` (step, time or memory budget) or `max_stack` (stack depth); else undefined.
    */
-  readonly code?: JsonnetErrorCode;
+  readonly code?: "budget_exceeded" | "max_stack";
 
   /** Creates an error; `message` is rendered from the parts. */
   constructor(

@@ -39,7 +39,10 @@ export function indexValue(ev: Evaluator, target: Value, idx: Value, loc: Loc): 
   ev.error(loc, `can only index objects, strings, and arrays, got ${typeName(target)}.`);
 }
 
-/** `target[start:end:step]` with the semantics of `std.slice` (no negative values). */
+/**
+ * `target[start:end:step]` with Jsonnet 0.21 semantics: negative indices count from the end and
+ * a negative step walks backwards (like Python); a zero step is an error.
+ */
 export function sliceValue(
   ev: Evaluator,
   target: Value,
@@ -59,19 +62,25 @@ export function sliceValue(
   }
   const items: string[] | VArray = isStr ? codePoints(target as string) : target as VArray;
   const len = Array.isArray(items) ? items.length : items.elems.length;
-  const b = (start ?? 0) as number;
-  const e = end === null ? len : Math.min(end as number, len);
   const s = (step ?? 1) as number;
-  if (b < 0 || e < 0 || s < 0) {
-    ev.error(loc, `got [${b}:${e}:${s}] but negative index, end, and steps are not supported`);
-  }
-  if (s === 0) ev.error(loc, `got [${b}:${e}:${s}] but step must be greater than 0`);
+  if (s === 0) ev.error(loc, `got [${start}:${end}:${s}] but step must be greater than 0`);
+  const lower = s > 0 ? 0 : -1;
+  const upper = s > 0 ? len : len - 1;
+  const clamp = (v: Value, dflt: number): number => {
+    if (v === null) return dflt;
+    const n = v as number;
+    return n < 0 ? Math.max(n + len, lower) : Math.min(n, upper);
+  };
+  const b = clamp(start, s > 0 ? lower : upper);
+  const e = clamp(end, s > 0 ? upper : lower);
+  const count = s > 0 ? Math.max(0, Math.ceil((e - b) / s)) : Math.max(0, Math.ceil((b - e) / -s));
+  ev.alloc(count, loc);
   if (Array.isArray(items)) {
-    let out = "";
-    for (let i = b; i < e; i += s) out += items[i];
-    return out;
+    const out: string[] = [];
+    for (let k = 0, i = b; k < count; k++, i += s) out.push(items[i]);
+    return out.join("");
   }
   const out = [];
-  for (let i = b; i < e; i += s) out.push(items.elems[i]);
+  for (let k = 0, i = b; k < count; k++, i += s) out.push(items.elems[i]);
   return new VArray(out);
 }

@@ -66,9 +66,10 @@ function runBinary(file: string, o: CaseOptions): { ok: boolean; stdout: string;
   return { ok: r.success, stdout: dec.decode(r.stdout), stderr: dec.decode(r.stderr) };
 }
 
-function readFile(path: string): string | undefined {
+// Bytes, not text: `importbin` must see the file's raw bytes.
+function readFile(path: string): Uint8Array | undefined {
   try {
-    return Deno.readTextFileSync(path);
+    return Deno.readFileSync(path);
   } catch {
     return undefined;
   }

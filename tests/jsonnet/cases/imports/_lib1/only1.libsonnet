@@ -1,0 +1,1 @@
+{ who: 'lib1 only', rel: import 'sub/y.libsonnet' }

@@ -1,0 +1,1 @@
+import '_lib1'

@@ -1,0 +1,1 @@
+{ bytes: importbin '_bytes.bin', again: (importbin '_bytes.bin')[3] }

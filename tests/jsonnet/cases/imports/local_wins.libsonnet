@@ -1,0 +1,1 @@
+'next to the case'
