@@ -39,6 +39,7 @@ export const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
 export class BudgetFailure extends RenderFailure {
   /** Stable error code. */
   readonly code = "budget_exceeded";
+  /** Creates the failure; `pos` is the source offset when known. */
   constructor(message: string, pos = -1) {
     super(message, pos);
     this.name = "BudgetFailure";
