@@ -82,9 +82,6 @@ export class CsvEditor {
   #trailStart: number;
   #eol: string;
   #scanner: CsvScanner;
-  /** One-slot cache of decoded cells of an untouched row. */
-  #cachedRow: Row | undefined;
-  #cachedCells: string[] = [];
 
   private constructor(
     readonly file: string,
@@ -238,9 +235,9 @@ export class CsvEditor {
    * ```
    */
   cell(row: number, column: number): string {
-    const values = this.#values(this.#row(row));
+    const r = this.#row(row);
     this.#checkColumn(column);
-    return values[column];
+    return this.#cell(r, column);
   }
 
   /**
@@ -253,7 +250,11 @@ export class CsvEditor {
    * ```
    */
   cells(row: number): string[] {
-    return this.#values(this.#row(row)).slice();
+    const r = this.#row(row);
+    if (r.values !== undefined) return this.#pad(r.values).slice();
+    const cells: string[] = [];
+    this.#decode(r, cells, null);
+    return this.#pad(cells);
   }
 
   /**
@@ -309,8 +310,7 @@ export class CsvEditor {
   setCell(row: number, column: number, value: string): void {
     const r = this.#row(row);
     this.#checkColumn(column);
-    const values = this.#values(r);
-    if (values[column] === value) return;
+    if (this.#cell(r, column) === value) return;
     const raw = this.#materialize(r);
     r.values![column] = value;
     raw[column] = this.#encode(value);
@@ -355,9 +355,8 @@ export class CsvEditor {
    * ```
    */
   removeRow(row: number): void {
-    const r = this.#row(row);
+    this.#row(row);
     this.#rows.splice(row, 1);
-    if (this.#cachedRow === r) this.#cachedRow = undefined;
   }
 
   /**
@@ -382,24 +381,24 @@ export class CsvEditor {
       runStart = runEnd = -1;
     }
     for (const r of this.#rows) {
-      if (r.raw === undefined && r.width === width && r.leadStart === runEnd) {
+      if (r.raw === undefined && r.width === width) {
+        // An untouched row: extend the run, or start a new one (after a removal or a change).
+        if (r.leadStart !== runEnd) {
+          if (runStart >= 0) parts.push(text.slice(runStart, runEnd));
+          runStart = r.leadStart;
+        }
         runEnd = r.end;
         continue;
       }
       if (runStart >= 0) parts.push(text.slice(runStart, runEnd));
-      const lead = r.leadStart < 0 ? this.#eol : text.slice(r.leadStart, r.start);
-      if (r.raw === undefined) {
-        if (r.width === width) {
-          // Start a new run at this untouched row (after a removal or a changed row).
-          runStart = r.leadStart;
-          runEnd = r.end;
-          continue;
-        }
-        parts.push(lead, text.slice(r.start, r.end), ",".repeat(width - r.width));
-      } else {
-        parts.push(lead, r.raw.join(","), ",".repeat(width - r.raw.length));
-      }
       runStart = runEnd = -1;
+      if (r.raw === undefined) {
+        // Untouched but narrower than the header (columns were added): pad with empty cells.
+        parts.push(text.slice(r.leadStart, r.end) + ",".repeat(width - r.width));
+      } else {
+        const lead = r.leadStart < 0 ? this.#eol : text.slice(r.leadStart, r.start);
+        parts.push(lead + r.raw.join(",") + ",".repeat(width - r.raw.length));
+      }
     }
     if (runStart >= 0 && runEnd === this.#trailStart) {
       parts.push(text.slice(runStart));
@@ -433,13 +432,9 @@ export class CsvEditor {
   }
 
   /** Decoded cells of a row, padded to the header width (do not mutate). */
-  #values(r: Row): string[] {
-    if (r.values !== undefined) return this.#pad(r.values);
-    if (this.#cachedRow !== r) {
-      this.#decode(r, this.#cachedCells, null);
-      this.#cachedRow = r;
-    }
-    return this.#pad(this.#cachedCells);
+  #cell(r: Row, column: number): string {
+    if (r.values !== undefined) return r.values[column] ?? "";
+    return column < r.width ? cellAt(this.#text, r.start, r.end, column) : "";
   }
 
   #pad(values: string[]): string[] {
@@ -468,13 +463,34 @@ export class CsvEditor {
     for (let i = 0; i < bounds.length; i += 2) raw.push(this.#text.slice(bounds[i], bounds[i + 1]));
     r.values = this.#pad(values);
     r.raw = this.#pad(raw);
-    if (this.#cachedRow === r) this.#cachedRow = undefined;
     return r.raw;
   }
 
   /** Encodes a new cell value; a lone empty cell is quoted so the row is not a blank line. */
   #encode(value: string): string {
     return value === "" && this.#header.length === 1 ? '""' : formatCsvCell(value);
+  }
+}
+
+/**
+ * Decodes cell `column` of a record already validated by the scanner, spanning [start, end):
+ * skips the cells before it without decoding them (a key lookup reads one cell per row).
+ */
+function cellAt(text: string, start: number, end: number, column: number): string {
+  let i = start;
+  for (let c = 0;; c++) {
+    let next: number;
+    if (text.charCodeAt(i) === 34) {
+      let close = text.indexOf('"', i + 1);
+      while (text.charCodeAt(close + 1) === 34) close = text.indexOf('"', close + 2);
+      if (c === column) return text.slice(i + 1, close).replaceAll('""', '"');
+      next = close + 1;
+    } else {
+      next = i;
+      while (next < end && text.charCodeAt(next) !== 44) next++;
+      if (c === column) return text.slice(i, next);
+    }
+    i = next + 1; // past the comma
   }
 }
 

@@ -143,6 +143,7 @@ Deno.test("A27 A28 property: random files and edit sequences keep the model and 
         Array.from({ length: ed.rowCount }, (_, r) => ed.cells(r)),
         rows.map((r) => r.values),
       );
+      rows.forEach((row, r) => row.values.forEach((v, c) => assertEquals(ed.cell(r, c), v)));
       const doc = parseCsv(out, "p.csv");
       assertEquals(doc.errors, []);
       assertEquals(doc.header, header);
@@ -214,6 +215,7 @@ Deno.test("A27 fuzz: arbitrary text throws only ParseError, and parses to an ide
       assertEquals(editor.header, reference!.header);
       const cells = Array.from({ length: editor.rowCount }, (_, r) => editor.cells(r));
       assertEquals(cells, reference!.rows.map((r) => r.cells));
+      cells.forEach((row, r) => row.forEach((v, c) => assertEquals(editor.cell(r, c), v)));
       assertEquals(
         Array.from({ length: editor.rowCount }, (_, r) => editor.lineOf(r)),
         reference!.rows.map((r) => r.line),

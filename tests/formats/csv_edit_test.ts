@@ -194,6 +194,8 @@ Deno.test("A4 A11 parse errors match parseCsv; a ragged row throws naming its li
     ['name,v\nx,"open\nmore\n', "csv_unterminated_quote", 2, 3],
     ['name\n"a"b\n', "csv_bad_quote", 2, 4],
     ['name,v\n"a\nb",1\nc\n', "csv_ragged_row", 4, undefined],
+    // Regression: a fatal quote error after a ragged row wins, as in parseCsv.
+    ['name,v\nx\n"open', "csv_unterminated_quote", 3, 1],
   ];
   for (const [text, code, line, column] of cases) {
     const e = assertThrows(() => edit(text), ParseError);
