@@ -1,6 +1,7 @@
 /**
  * CsvEditor on a 100k-row file vs parseCsv on the same text: the cost of one write-back.
  * Run: node_modules/.bin/deno run -A bench/csv_edit_bench.ts [rows] [runs]
+ * (add --v8-flags=--expose-gc to collect garbage before each timing: steadier numbers).
  */
 import { CsvEditor } from "../lib/formats/csv_edit.ts";
 import { parseCsv } from "../lib/formats/csv.ts";
@@ -66,6 +67,7 @@ const cases: Record<string, () => void> = {
   },
 };
 
+const gc = (globalThis as { gc?: () => void }).gc;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`${ROWS} rows, ${(text.length / 1e6).toFixed(1)} MB, median of ${RUNS} runs`);
 for (const fn of Object.values(cases)) fn(); // warm up
@@ -73,6 +75,7 @@ for (const fn of Object.values(cases)) fn(); // warm up
 const times = new Map<string, number[]>(Object.keys(cases).map((name) => [name, []]));
 for (let i = 0; i < RUNS; i++) {
   for (const [name, fn] of Object.entries(cases)) {
+    gc?.();
     const t0 = performance.now();
     fn();
     times.get(name)!.push(performance.now() - t0);

@@ -15,7 +15,7 @@
  * @module
  */
 import { formatCsvCell } from "./csv.ts";
-import { checkHeader, CsvScanner } from "./csv_scan.ts";
+import { cellAt, checkHeader, CsvScanner, detectEol } from "./csv_scan.ts";
 import { ParseError } from "./errors.ts";
 
 /**
@@ -470,37 +470,6 @@ export class CsvEditor {
   #encode(value: string): string {
     return value === "" && this.#header.length === 1 ? '""' : formatCsvCell(value);
   }
-}
-
-/**
- * Decodes cell `column` of a record already validated by the scanner, spanning [start, end):
- * skips the cells before it without decoding them (a key lookup reads one cell per row).
- */
-function cellAt(text: string, start: number, end: number, column: number): string {
-  let i = start;
-  for (let c = 0;; c++) {
-    let next: number;
-    if (text.charCodeAt(i) === 34) {
-      let close = text.indexOf('"', i + 1);
-      while (text.charCodeAt(close + 1) === 34) close = text.indexOf('"', close + 2);
-      if (c === column) return text.slice(i + 1, close).replaceAll('""', '"');
-      next = close + 1;
-    } else {
-      next = i;
-      while (next < end && text.charCodeAt(next) !== 44) next++;
-      if (c === column) return text.slice(i, next);
-    }
-    i = next + 1; // past the comma
-  }
-}
-
-/** The line end of the first line break outside quoted cells; LF when the file has none. */
-function detectEol(text: string, headerStart: number, headerEnd: number): string {
-  // Blank lines before the header come first; otherwise the header's own line break.
-  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const at = headerStart > bom ? bom : headerEnd;
-  if (text.charCodeAt(at) === 13) return text.charCodeAt(at + 1) === 10 ? "\r\n" : "\r";
-  return "\n";
 }
 
 function checkColumnName(name: string, file: string): void {

@@ -43,6 +43,8 @@ export class CsvScanner {
   cellCount = 0;
 
   /**
+   * Starts a scanner at `pos` (a record start).
+   *
    * @param text the whole file
    * @param file workspace-relative path, for errors
    * @param pos where to start (default: after a leading UTF-8 BOM)
@@ -200,4 +202,35 @@ export function checkHeader(cells: readonly string[], file: string, line: number
     seen.set(h, index);
   });
   return header;
+}
+
+/**
+ * Decodes cell `column` of a record already validated by the scanner, spanning [start, end):
+ * skips the cells before it without decoding them (a key lookup reads one cell per row).
+ */
+export function cellAt(text: string, start: number, end: number, column: number): string {
+  let i = start;
+  for (let c = 0;; c++) {
+    let next: number;
+    if (text.charCodeAt(i) === QUOTE) {
+      let close = text.indexOf('"', i + 1);
+      while (text.charCodeAt(close + 1) === QUOTE) close = text.indexOf('"', close + 2);
+      if (c === column) return text.slice(i + 1, close).replaceAll('""', '"');
+      next = close + 1;
+    } else {
+      next = i;
+      while (next < end && text.charCodeAt(next) !== COMMA) next++;
+      if (c === column) return text.slice(i, next);
+    }
+    i = next + 1; // past the comma
+  }
+}
+
+/** The line end of the first line break outside quoted cells; LF when the file has none. */
+export function detectEol(text: string, headerStart: number, headerEnd: number): string {
+  // Blank lines before the header come first; otherwise the header's own line break.
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const at = headerStart > bom ? bom : headerEnd;
+  if (text.charCodeAt(at) === CR) return text.charCodeAt(at + 1) === LF ? "\r\n" : "\r";
+  return "\n";
 }
