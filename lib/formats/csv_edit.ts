@@ -360,6 +360,29 @@ export class CsvEditor {
   }
 
   /**
+   * Removes several rows in one pass (any order, duplicates ignored; all indices are checked
+   * before anything is removed); returns how many were removed. Same result as calling
+   * {@link CsvEditor.removeRow} from the highest index down, in linear time.
+   *
+   * @example
+   * ```ts
+   * import { CsvEditor } from "./csv_edit.ts";
+   * const ed = CsvEditor.parse("name\na\nb\nc\n", "f.csv");
+   * ed.removeRows([2, 0, 2]); // 2
+   * ed.toString(); // "name\nb\n"
+   * ```
+   */
+  removeRows(rows: Iterable<number>): number {
+    const doomed = new Set<number>();
+    for (const row of rows) {
+      this.#row(row);
+      doomed.add(row);
+    }
+    if (doomed.size > 0) this.#rows = this.#rows.filter((_, i) => !doomed.has(i));
+    return doomed.size;
+  }
+
+  /**
    * The file text: untouched parts byte-identical to the input.
    *
    * @example

@@ -72,6 +72,7 @@ type Op =
   | { kind: "set"; row: number; column: number; value: string }
   | { kind: "append"; cells: string[] }
   | { kind: "remove"; row: number }
+  | { kind: "removeMany"; rows: number[] }
   | { kind: "addColumn"; name: string };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -83,6 +84,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   }),
   fc.record({ kind: fc.constant("append" as const), cells: fc.array(cellValue, { maxLength: 5 }) }),
   fc.record({ kind: fc.constant("remove" as const), row: fc.nat() }),
+  fc.record({
+    kind: fc.constant("removeMany" as const),
+    rows: fc.array(fc.nat(), { maxLength: 4 }),
+  }),
   fc.record({ kind: fc.constant("addColumn" as const), name: headerName }),
 );
 
@@ -125,6 +130,10 @@ Deno.test("A27 A28 property: random files and edit sequences keep the model and 
           const r = o.row % rows.length;
           ed.removeRow(r);
           rows.splice(r, 1);
+        } else if (o.kind === "removeMany" && rows.length > 0) {
+          const doomed = new Set(o.rows.map((r) => r % rows.length));
+          assertEquals(ed.removeRows([...doomed, ...doomed]), doomed.size);
+          [...doomed].sort((a, b) => b - a).forEach((r) => rows.splice(r, 1));
         } else if (o.kind === "addColumn" && !header.includes(o.name)) {
           assertEquals(ed.addColumn(o.name), header.length);
           header.push(o.name);

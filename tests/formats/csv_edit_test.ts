@@ -132,6 +132,15 @@ Deno.test("A30 removing the first, a middle and the last row", () => {
   assertEquals(last.rowCount, 0);
 });
 
+Deno.test("A30 removeRows removes several rows at once, checking every index first", () => {
+  const ed = edit("name\na\n\nb\nc\nd");
+  assertEquals(ed.removeRows([3, 1, 3]), 2);
+  assertEquals(ed.toString(), "name\na\nc");
+  assertThrows(() => ed.removeRows([0, 7]), CsvEditError);
+  assertEquals(ed.rowCount, 2);
+  assertEquals(ed.removeRows([]), 0);
+});
+
 Deno.test("A28 new or changed cells are quoted only when they need it", () => {
   const ed = edit("name,v\na,1\n");
   ed.setCell(0, 1, 'say "hi", then\nleave');
