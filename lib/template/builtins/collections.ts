@@ -77,10 +77,15 @@ function sortFilter(v: unknown, a: Record<string, unknown>): unknown {
   });
   const kind = sortKind(pairs[0].k);
   const keyed = pairs.map((p) => ({ x: p.x, k: sortKey(kind, p.k) }));
-  keyed.sort((p, q) => {
-    if (kind === "string") return compareCodePoints(p.k as string, q.k as string);
-    return Number(p.k) - Number(q.k);
-  });
+  if (kind === "string") {
+    // UTF-16 order is code point order unless a string holds a surrogate (U+10000 and up)
+    const plain = keyed.every((p) => !SURROGATE.test(p.k as string));
+    keyed.sort(
+      plain
+        ? (p, q) => p.k < q.k ? -1 : p.k > q.k ? 1 : 0
+        : (p, q) => compareCodePoints(p.k as string, q.k as string),
+    );
+  } else keyed.sort((p, q) => Number(p.k) - Number(q.k));
   return keyed.map((p) => p.x);
 }
 
@@ -118,6 +123,18 @@ function uniqueFilter(v: unknown, a: Record<string, unknown>): unknown {
     out.push(x);
   }
   return out;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Rust's `chars().count()`: a surrogate pair is one character. */
+function codePointCount(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
+  let n = s.length;
+  for (let i = 1; i < s.length; i++) {
+    if ((s.charCodeAt(i) & 0xfc00) === 0xdc00 && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800) n--;
+  }
+  return n;
 }
 
 function sliceIndex(i: number, len: number): number {
@@ -214,8 +231,16 @@ function parseRadix(s: string, base: number): number | null {
     n = n * base + d;
   }
   // i64::from_str_radix fails on overflow (then `int` falls back to its default)
-  if (n > 9223372036854775807) return null;
+  if (n >= 2 ** 53) return exactI64(body, base, sign);
   return sign * n + 0;
+}
+
+/** Large digit strings: the value rounded once (i64 bounds print exactly), null beyond i64. */
+function exactI64(digits: string, base: number, sign: number): number | null {
+  let b = 0n;
+  for (const ch of digits.toLowerCase()) b = b * BigInt(base) + BigInt(parseInt(ch, 36));
+  if (sign < 0 ? b > 2n ** 63n : b >= 2n ** 63n) return null;
+  return Number(sign < 0 ? -b : b);
 }
 
 /** Rust's `str::parse::<f64>` (no surrounding whitespace, `inf`/`nan` accepted). */
@@ -232,7 +257,7 @@ export function parseRustFloat(s: string): number | null {
 export const collectionFilters: FilterTable = {
   length: (v) => {
     if (Array.isArray(v)) return v.length;
-    if (typeof v === "string") return [...v].length;
+    if (typeof v === "string") return codePointCount(v);
     if (isObject(v)) return sortedKeys(v).length;
     throw new Error(
       "Filter `length` was used on a value that isn't an array, an object, or a string.",

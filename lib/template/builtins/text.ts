@@ -3,17 +3,11 @@
  * @module
  */
 
-import { trim, trimEnd, trimStart } from "../value.ts";
+import { isRustWhitespace, trim, trimEnd, trimStart } from "../value.ts";
 import { argInt, argStr, type FilterTable, optStr, strValue } from "./args.ts";
+import { graphemeOffset } from "./graphemes.ts";
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-
-/** Splits a string into extended grapheme clusters. */
-export function graphemes(s: string): string[] {
-  const out: string[] = [];
-  for (const g of segmenter.segment(s)) out.push(g.segment);
-  return out;
-}
+export { graphemes } from "./graphemes.ts";
 
 function escapes(p: string): string {
   return p.replaceAll("\\n", "\n").replaceAll("\\t", "\t");
@@ -31,14 +25,36 @@ function trimEndMatches(s: string, pat: string): string {
   return s;
 }
 
-function percentEncode(s: string, keep: (c: number) => boolean): string {
-  const bytes = new TextEncoder().encode(s);
+const HEX = Array.from(
+  { length: 256 },
+  (_, b) => "%" + b.toString(16).toUpperCase().padStart(2, "0"),
+);
+
+/** Percent-encodes the UTF-8 bytes of `s` except the ASCII bytes `keep` marks (1). */
+function percentEncode(s: string, keep: Uint8Array): string {
   let out = "";
-  for (const b of bytes) {
-    if (b < 128 && keep(b)) out += String.fromCharCode(b);
-    else out += "%" + b.toString(16).toUpperCase().padStart(2, "0");
+  let last = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && keep[c] === 1) continue;
+    if (i > last) out += s.slice(last, i);
+    if (c < 128) out += HEX[c];
+    else {
+      const next = c >= 0xd800 && c <= 0xdbff && i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      const pair = next >= 0xdc00 && next <= 0xdfff;
+      const bytes = utf8.encode(s.slice(i, pair ? i + 2 : i + 1));
+      for (const b of bytes) out += HEX[b];
+      if (pair) i++;
+    }
+    last = i + 1;
   }
-  return out;
+  return last === 0 ? s : out + s.slice(last);
+}
+
+const utf8 = new TextEncoder();
+
+function keepTable(keep: (c: number) => boolean): Uint8Array {
+  return Uint8Array.from({ length: 128 }, (_, c) => keep(c) ? 1 : 0);
 }
 
 function isAlnum(c: number): boolean {
@@ -47,6 +63,45 @@ function isAlnum(c: number): boolean {
 
 // Tera's PYTHON_ENCODE_SET: controls, space and `"#<>?`{}:;=@[\]^|!$&'()*+,` are encoded.
 const URL_ENCODED = new Set(" \"#<>`?{}:;=@[\\]^|!$&'()*+,".split("").map((c) => c.charCodeAt(0)));
+const URL_KEEP = keepTable((c) => c >= 0x20 && c !== 0x7f && !URL_ENCODED.has(c));
+const STRICT_KEEP = keepTable(isAlnum);
+
+/** Replaces the characters a table maps (by code unit below 128) with their entities. */
+function escapeChars(s: string, table: (string | undefined)[]): string {
+  let out = "";
+  let last = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128) continue;
+    const r = table[c];
+    if (r === undefined) continue;
+    out += i > last ? s.slice(last, i) + r : r;
+    last = i + 1;
+  }
+  return last === 0 ? s : out + s.slice(last);
+}
+
+function entityTable(map: Record<string, string>): (string | undefined)[] {
+  const t: (string | undefined)[] = new Array(128).fill(undefined);
+  for (const [ch, e] of Object.entries(map)) t[ch.charCodeAt(0)] = e;
+  return t;
+}
+
+const HTML_ENTITIES = entityTable({
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#x27;",
+  "/": "&#x2F;",
+});
+const XML_ENTITIES = entityTable({
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+});
 
 const TRANSLIT: Record<string, string> = {
   "ß": "ss",
@@ -67,30 +122,46 @@ const TRANSLIT: Record<string, string> = {
   "ı": "i",
 };
 
+/** ASCII transliterations of non-ASCII characters already seen (a pure function's cache). */
+const translitCache = new Map<string, string>();
+
+function transliterate(ch: string): string {
+  let t = translitCache.get(ch);
+  if (t === undefined) {
+    // approximated by stripping diacritics (deunicode in Tera)
+    const base = TRANSLIT[ch] ?? ch.normalize("NFKD").replace(/\p{M}/gu, "");
+    t = [...base].every((x) => x.charCodeAt(0) < 128) ? base : "-";
+    if (translitCache.size < 4096) translitCache.set(ch, t);
+  }
+  return t;
+}
+
 /** `slugify`: ASCII letters/digits, everything else collapses to `-`. */
 export function slugify(s: string): string {
   let out = "";
   let prevDash = true;
-  const push = (ch: string) => {
-    const c = ch.charCodeAt(0);
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      out += ch;
-      prevDash = false;
-    } else if (c >= 65 && c <= 90) {
-      out += ch.toLowerCase();
-      prevDash = false;
-    } else if (!prevDash) {
-      out += "-";
-      prevDash = true;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    let ascii: string | undefined;
+    if (c >= 128) {
+      const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < s.length &&
+        (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      ascii = transliterate(s.slice(i, pair ? i + 2 : i + 1));
+      if (pair) i++;
     }
-  };
-  for (const ch of s) {
-    if (ch.charCodeAt(0) < 128) push(ch);
-    else {
-      // transliteration approximated by stripping diacritics (deunicode in Tera)
-      const base = TRANSLIT[ch] ?? ch.normalize("NFKD").replace(/\p{M}/gu, "");
-      const ascii = [...base].every((x) => x.charCodeAt(0) < 128) ? base : "-";
-      for (const x of ascii) push(x);
+    const n = ascii === undefined ? 1 : ascii.length;
+    for (let k = 0; k < n; k++) {
+      if (ascii !== undefined) c = ascii.charCodeAt(k);
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+        out += String.fromCharCode(c);
+        prevDash = false;
+      } else if (c >= 65 && c <= 90) {
+        out += String.fromCharCode(c + 32);
+        prevDash = false;
+      } else if (!prevDash) {
+        out += "-";
+        prevDash = true;
+      }
     }
   }
   if (out.endsWith("-")) out = out.slice(0, -1);
@@ -115,21 +186,7 @@ function title(s: string): string {
 
 /** Escapes HTML like Tera's `escape` (`&<>"'/`). */
 export function escapeHtml(s: string): string {
-  return s.replace(
-    /[&<>"'/]/g,
-    (c) =>
-      c === "&"
-        ? "&amp;"
-        : c === "<"
-        ? "&lt;"
-        : c === ">"
-        ? "&gt;"
-        : c === '"'
-        ? "&quot;"
-        : c === "'"
-        ? "&#x27;"
-        : "&#x2F;",
-  );
+  return escapeChars(s, HTML_ENTITIES);
 }
 
 function indent(s: string, args: Record<string, unknown>): string {
@@ -173,16 +230,17 @@ export const textFilters: FilterTable = {
     const s = strValue("truncate", v);
     const length = a.length === undefined ? 255 : argInt("truncate", "length", a.length, 0);
     const end = optStr("truncate", "end", a.end) ?? "…";
-    const g = graphemes(s);
-    if (length >= g.length) return s;
-    return g.slice(0, length).join("") + end;
+    const at = graphemeOffset(s, length);
+    return at < 0 ? s : s.slice(0, at) + end;
   },
   wordcount: (v) => {
+    // Rust's `split_whitespace().count()`: words between Unicode White_Space runs
     const s = strValue("wordcount", v);
     let n = 0;
     let inWord = false;
     for (let i = 0; i < s.length; i++) {
-      const ws = /\s/u.test(s[i]) || s.charCodeAt(i) === 0x85;
+      const c = s.charCodeAt(i);
+      const ws = c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0x85 && isRustWhitespace(c);
       if (!ws && !inWord) n++;
       inWord = !ws;
     }
@@ -204,24 +262,10 @@ export const textFilters: FilterTable = {
     strValue("linebreaksbr", v).replaceAll("\r\n", "<br>").replaceAll("\n", "<br>"),
   striptags: (v) => strValue("striptags", v).replace(/<!--[^]*?-->|<[^>]*>/g, ""),
   spaceless: (v) => strValue("spaceless", v).replace(/>\s+</gu, "><"),
-  urlencode: (v) =>
-    percentEncode(strValue("urlencode", v), (c) => c >= 0x20 && c !== 0x7f && !URL_ENCODED.has(c)),
-  urlencode_strict: (v) => percentEncode(strValue("urlencode_strict", v), isAlnum),
+  urlencode: (v) => percentEncode(strValue("urlencode", v), URL_KEEP),
+  urlencode_strict: (v) => percentEncode(strValue("urlencode_strict", v), STRICT_KEEP),
   escape: (v) => escapeHtml(strValue("escape", v)),
-  escape_xml: (v) =>
-    strValue("escape_xml", v).replace(
-      /[&<>"']/g,
-      (c) =>
-        c === "&"
-          ? "&amp;"
-          : c === "<"
-          ? "&lt;"
-          : c === ">"
-          ? "&gt;"
-          : c === '"'
-          ? "&quot;"
-          : "&apos;",
-    ),
+  escape_xml: (v) => escapeChars(strValue("escape_xml", v), XML_ENTITIES),
   slugify: (v) => slugify(strValue("slugify", v)),
   addslashes: (v) =>
     strValue("addslashes", v).replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll(
