@@ -17,7 +17,7 @@ import {
   type BuildStats,
   type RulePhases,
 } from "./pipeline/build.ts";
-import type { BuildIssue } from "./pipeline/issues.ts";
+import { type BuildIssue, formatIssue } from "./pipeline/issues.ts";
 import { describeError } from "./pipeline/errors.ts";
 
 /** An immutable, published build result. */
@@ -348,7 +348,7 @@ export class GraphEngine {
         status: result.ok ? "ok" : "failed",
         startedAt,
         finishedAt,
-        error: result.ok ? null : `${errors.length} error(s); first: ${errors[0].message}`,
+        error: result.ok ? null : `${errors.length} error(s); first: ${formatIssue(errors[0])}`,
         issues: result.issues,
       };
       line(
