@@ -20,7 +20,7 @@ import { formatIssue } from "./lib/pipeline/issues.ts";
 import { ModuleParamsError, parseModuleParams } from "./lib/cli/module_params.ts";
 import { artifactRelativePath } from "./lib/cli/artifact_paths.ts";
 import { VERSION } from "./lib/version.ts";
-import { serve } from "./server.ts";
+import { DEFAULT_CONNECTION_LIMITS, serve } from "./server.ts";
 import type { LiveOptions } from "./lib/api/live.ts";
 import { gitSync } from "./lib/runtime/deno/git_sync.ts";
 import { loadPersistedParams } from "./lib/writes/module_params.ts";
@@ -232,6 +232,37 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     .option("--host <addr>", "address to bind", "127.0.0.1")
     .option("--no-watch", "do not rebuild when files under the data directory change")
     .option("--read-only", "disable every write endpoint (no admin_assets feature)")
+    .option(
+      "--allowed-host <host>",
+      "accepted Host header, name or name:port (repeatable; default: the loopback names with " +
+        "the port when bound to loopback, any host when bound to 0.0.0.0)",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      "--header-timeout <ms>",
+      "ms a client may take to send a request's headers",
+      positiveInt,
+      DEFAULT_CONNECTION_LIMITS.headerTimeoutMs,
+    )
+    .option(
+      "--body-timeout <ms>",
+      "ms a client may take to send a request body (then 408)",
+      positiveInt,
+      DEFAULT_CONNECTION_LIMITS.bodyTimeoutMs,
+    )
+    .option(
+      "--idle-timeout <ms>",
+      "ms without traffic after which a connection is closed",
+      positiveInt,
+      DEFAULT_CONNECTION_LIMITS.idleTimeoutMs,
+    )
+    .option(
+      "--max-connections-per-client <n>",
+      "open connections allowed per client address (more get 503)",
+      positiveInt,
+      DEFAULT_CONNECTION_LIMITS.maxConnectionsPerClient,
+    )
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
       const engine = await createEngine(opts);
@@ -246,6 +277,13 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
         watchDir: cmd.watch ? opts.dataDir : undefined,
         log,
         live: liveOptions(opts, cmd.readOnly === true),
+        allowedHosts: cmd.allowedHost,
+        limits: {
+          headerTimeoutMs: cmd.headerTimeout,
+          bodyTimeoutMs: cmd.bodyTimeout,
+          idleTimeoutMs: cmd.idleTimeout,
+          maxConnectionsPerClient: cmd.maxConnectionsPerClient,
+        },
       });
     });
 

@@ -28,6 +28,56 @@ export interface ServeOptions {
   signal?: AbortSignal;
   /** Write endpoints, API token, reload sync (see {@link LiveOptions}). */
   live?: LiveOptions;
+  /**
+   * Accepted `Host` header values (see `SecurityOptions.allowedHosts`). Default: derived from
+   * `hostname` by {@link defaultAllowedHosts}.
+   */
+  allowedHosts?: readonly string[];
+  /** Connection time-outs and per-client cap (see {@link ConnectionLimits}). */
+  limits?: Partial<ConnectionLimits>;
+}
+
+/**
+ * Connection-level protections of {@link serve}. Deno.serve (2.9) has no header, idle or
+ * per-client limits, so the public socket is a small TCP front (`Deno.listen`) that forwards
+ * every connection to the HTTP server on a private Unix socket and enforces them there.
+ */
+export interface ConnectionLimits {
+  /** A connection must complete a request's header block within this many ms (slowloris). */
+  headerTimeoutMs: number;
+  /** A connection with no bytes in either direction for this many ms is closed. */
+  idleTimeoutMs: number;
+  /** A request body must arrive within this many ms (enforced by the app: 408). */
+  bodyTimeoutMs: number;
+  /** Most open connections per client IP address; more are answered 503 and closed. */
+  maxConnectionsPerClient: number;
+}
+
+/** Defaults of {@link ConnectionLimits}. */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headerTimeoutMs: 10_000,
+  idleTimeoutMs: 60_000,
+  bodyTimeoutMs: 30_000,
+  maxConnectionsPerClient: 64,
+};
+
+/**
+ * Host allow-list for a bind address: a loopback bind accepts `127.0.0.1`, `localhost` and
+ * `[::1]` with the bound port; a wildcard bind (`0.0.0.0`, `::`) accepts any host (`undefined`);
+ * another address accepts itself with the port.
+ *
+ * @example
+ * ```ts
+ * console.log(defaultAllowedHosts("127.0.0.1", 7600)); // ["127.0.0.1:7600", "localhost:7600", "[::1]:7600"]
+ * ```
+ */
+export function defaultAllowedHosts(hostname: string, port: number): string[] | undefined {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (h === "0.0.0.0" || h === "::" || h === "") return undefined;
+  if (h === "127.0.0.1" || h === "localhost" || h === "::1") {
+    return ["127.0.0.1", "localhost", "[::1]"].map((n) => `${n}:${port}`);
+  }
+  return [`${h.includes(":") ? `[${h}]` : h}:${port}`];
 }
 
 const NODE_MODULES = new URL("./node_modules/", import.meta.url);
@@ -61,38 +111,193 @@ function features(edition: "ce" | "ee", live: LiveOptions): string[] {
  * ```
  */
 export async function serve(engine: GraphEngine, options: ServeOptions): Promise<void> {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+  const listener = Deno.listen({ hostname: options.hostname, port: options.port });
+  const bound = listener.addr as Deno.NetAddr;
   const app = createApp(engine, {
     edition: options.edition,
     version: VERSION,
     features: features(options.edition, options.live ?? {}),
     readStaticAsset: readNodeModulesFile,
     ...options.live,
+    allowedHosts: options.allowedHosts?.length
+      ? options.allowedHosts
+      : defaultAllowedHosts(options.hostname, bound.port),
+    bodyTimeoutMs: limits.bodyTimeoutMs,
   });
   const controller = new AbortController();
   options.signal?.addEventListener("abort", () => controller.abort());
   const stop = () => controller.abort();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   for (const s of signals) Deno.addSignalListener(s, stop);
+  // The HTTP server listens on a private Unix socket; the public TCP socket is the front of
+  // serveConnections, which adds the time-outs and the per-client cap Deno.serve lacks.
+  const socketDir = await Deno.makeTempDir({ prefix: "graphsvc-http-" });
   const server = Deno.serve({
-    port: options.port,
-    hostname: options.hostname,
+    path: `${socketDir}/http.sock`,
     signal: controller.signal,
-    onListen: (addr) => {
-      options.log(
-        "info",
-        `listening on http://${addr.hostname}:${addr.port}/ (GraphiQL at /graphiql)`,
-      );
-      options.onListen?.(addr);
-    },
+    onListen: () => {},
   }, app.fetch);
+  const front = serveConnections(listener, `${socketDir}/http.sock`, limits, options.log);
+  controller.signal.addEventListener("abort", () => front.close());
+  options.log(
+    "info",
+    `listening on http://${bound.hostname}:${bound.port}/ (GraphiQL at /graphiql)`,
+  );
+  options.onListen?.({ hostname: bound.hostname, port: bound.port });
   engine.requestRebuild();
   const watcher = options.watchDir
     ? watchForChanges(engine, options.watchDir, options.log)
     : undefined;
-  await server.finished;
+  await Promise.all([server.finished, front.finished]);
+  await Deno.remove(socketDir, { recursive: true }).catch(() => {});
   watcher?.close();
   for (const s of signals) Deno.removeSignalListener(s, stop);
   options.log("info", "server stopped");
+}
+
+const BUSY_BODY = JSON.stringify({
+  type: "urn:graphsvc:problem:internal",
+  title: "Service Unavailable",
+  status: 503,
+  detail: "too many connections from your address",
+});
+const BUSY_RESPONSE = new TextEncoder().encode(
+  "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/problem+json\r\n" +
+    `retry-after: 1\r\nconnection: close\r\ncontent-length: ${BUSY_BODY.length}\r\n\r\n` +
+    BUSY_BODY,
+);
+
+/**
+ * The TCP front of {@link serve}: accepts public connections, refuses those over the per-client
+ * cap, and pipes the others to the HTTP server's Unix socket while enforcing the header and idle
+ * time-outs. Header time-out: a request head (up to the blank line) must be complete within
+ * `headerTimeoutMs` of the accept (first request) or of its first byte (later requests: a new
+ * head is assumed to start when the client sends again after the server has answered).
+ */
+function serveConnections(
+  listener: Deno.Listener,
+  socketPath: string,
+  limits: ConnectionLimits,
+  log: (level: string, text: string) => void,
+): { close(): void; finished: Promise<void> } {
+  const perClient = new Map<string, number>();
+  const open = new Set<() => void>();
+  let closed = false;
+  const handle = async (conn: Deno.Conn) => {
+    const client = (conn.remoteAddr as Deno.NetAddr).hostname;
+    const count = perClient.get(client) ?? 0;
+    if (count >= limits.maxConnectionsPerClient) {
+      await conn.write(BUSY_RESPONSE).catch(() => {});
+      conn.close();
+      return;
+    }
+    perClient.set(client, count + 1);
+    let upstream: Deno.UnixConn | undefined;
+    let lastActivity = Date.now();
+    let headStart: number | undefined = Date.now();
+    let tail = ""; // last bytes of the current head, to find the blank line across chunks
+    let answered = false;
+    const shut = () => {
+      for (const c of [conn, upstream]) {
+        try {
+          c?.close();
+        } catch { /* closed */ }
+      }
+    };
+    open.add(shut);
+    const timer = setInterval(() => {
+      const now = Date.now();
+      if (headStart !== undefined && now - headStart > limits.headerTimeoutMs) shut();
+      else if (now - lastActivity > limits.idleTimeoutMs) shut();
+    }, Math.max(20, Math.min(1_000, limits.headerTimeoutMs / 4)));
+    try {
+      upstream = await Deno.connect({ transport: "unix", path: socketPath });
+      const up = upstream;
+      const toServer = (async () => {
+        const buf = new Uint8Array(16 * 1024);
+        for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) {
+          lastActivity = Date.now();
+          if (answered) { // the client speaks again after an answer: a new request head
+            answered = false;
+            headStart = lastActivity;
+            tail = "";
+          }
+          if (headStart !== undefined) {
+            const text = tail + latin1(buf.subarray(0, n));
+            if (text.includes("\r\n\r\n")) headStart = undefined;
+            else tail = text.slice(-3);
+          }
+          await writeAll(up, buf.subarray(0, n));
+        }
+        await up.closeWrite().catch(() => {});
+      })();
+      const toClient = (async () => {
+        const buf = new Uint8Array(64 * 1024);
+        let closeAfter: number | undefined; // bytes left of a `connection: close` response
+        for (let n = await up.read(buf); n !== null; n = await up.read(buf)) {
+          lastActivity = Date.now();
+          if (headStart === undefined && !answered) {
+            answered = true;
+            closeAfter = closingLength(buf.subarray(0, n));
+          }
+          await writeAll(conn, buf.subarray(0, n));
+          if (closeAfter !== undefined && (closeAfter -= n) <= 0) break;
+        }
+      })();
+      toServer.catch(() => shut());
+      await toClient;
+    } catch (e) {
+      if (!closed) log("debug", `connection from ${client}: ${(e as Error).message}`);
+    } finally {
+      clearInterval(timer);
+      shut();
+      open.delete(shut);
+      const left = (perClient.get(client) ?? 1) - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
+    }
+  };
+  const finished = (async () => {
+    try {
+      for await (const conn of listener) handle(conn);
+    } catch { /* listener closed */ }
+  })();
+  return {
+    close() {
+      closed = true;
+      try {
+        listener.close();
+      } catch { /* closed */ }
+      for (const shut of open) shut();
+    },
+    finished,
+  };
+}
+
+/**
+ * Total length of a response that starts in `chunk` and asks to close the connection
+ * (`connection: close` with a `content-length`), else `undefined`. Deno.serve keeps such a
+ * connection open when the request body was not read (a 408), so the front closes it.
+ */
+function closingLength(chunk: Uint8Array): number | undefined {
+  const head = latin1(chunk.subarray(0, Math.min(chunk.length, 8192)));
+  const end = head.indexOf("\r\n\r\n");
+  if (end < 0) return undefined;
+  const fields = head.slice(0, end + 2).toLowerCase();
+  if (!/\r\nconnection: *close\r\n/.test(fields)) return undefined;
+  const length = /\r\ncontent-length: *(\d+)\r\n/.exec(fields);
+  return length ? end + 4 + Number(length[1]) : undefined;
+}
+
+function latin1(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+  return s;
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
 }
 
 function watchForChanges(
