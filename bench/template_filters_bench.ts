@@ -4,8 +4,12 @@
  * same run. Prints a table: case, ours renders/s, Rust renders/s, ratio (ours / Rust). Also checks
  * that both engines produce output of the same byte length (a mismatch is flagged `!len`).
  *
- * Run: node_modules/.bin/deno run -A bench/template_filters_bench.ts [--ms=300] [--only=a,b]
- * (`TERA_PEER=<binary>` skips the build step). `abs` and `indent` are not in Tera 1.17 (the
+ * Both engines run interleaved case by case (the peer is one long-lived process), `--rounds`
+ * times (default 3); the table shows medians. The machine is shared, so compare ratios, not
+ * absolute numbers.
+ *
+ * Run: node_modules/.bin/deno run -A bench/template_filters_bench.ts [--ms=300] [--rounds=3]
+ * [--only=a,b] (`TERA_PEER=<binary>` skips the build step). `abs` and `indent` are not in Tera 1.17 (the
  * peer), so they have no case.
  */
 import { parseJsonPreservingFloats, TemplateEnvironment } from "../lib/template/mod.ts";
@@ -187,6 +191,7 @@ const args = Object.fromEntries(
   Deno.args.filter((a) => a.startsWith("--")).map((a) => a.slice(2).split("=") as [string, string]),
 );
 const ms = Number(args.ms ?? 300);
+const rounds = Number(args.rounds ?? 3);
 const only = args.only ? new Set(args.only.split(",")) : null;
 const cases = CASES.filter((c) => only === null || only.has(c.name));
 
@@ -206,19 +211,42 @@ interface PeerResult {
   error?: string;
 }
 
-async function runPeer(bin: string, runs: { c: Case; iterations: number }[]) {
-  const input =
-    runs.map(({ c, iterations }) =>
-      JSON.stringify({ name: c.name, template: c.template, context: c.context, iterations })
-    ).join("\n") + "\n";
-  const child = new Deno.Command(bin, { stdin: "piped", stdout: "piped" }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(input));
-  await w.close();
-  const out = await child.output();
-  return new TextDecoder().decode(out.stdout).trim().split("\n").map((l) =>
-    JSON.parse(l) as PeerResult
-  );
+/** A long-lived peer process: one case in, one answer out, so both engines run interleaved. */
+class Peer {
+  private child: Deno.ChildProcess;
+  private writer: WritableStreamDefaultWriter<Uint8Array>;
+  private lines: AsyncIterator<string>;
+  constructor(bin: string) {
+    this.child = new Deno.Command(bin, { stdin: "piped", stdout: "piped" }).spawn();
+    this.writer = this.child.stdin.getWriter();
+    this.lines = this.child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
+      new TransformStream<string, string>(
+        {
+          buffer: "",
+          transform(chunk, ctl) {
+            const parts = (this.buffer + chunk).split("\n");
+            this.buffer = parts.pop()!;
+            for (const l of parts) if (l.trim()) ctl.enqueue(l);
+          },
+        } as Transformer<string, string> & { buffer: string },
+      ),
+    )[Symbol.asyncIterator]();
+  }
+  async run(c: Case, iterations: number): Promise<PeerResult> {
+    const line = JSON.stringify({
+      name: c.name,
+      template: c.template,
+      context: c.context,
+      iterations,
+    });
+    await this.writer.write(new TextEncoder().encode(line + "\n"));
+    const next = await this.lines.next();
+    return JSON.parse(next.value) as PeerResult;
+  }
+  async close(): Promise<void> {
+    await this.writer.close();
+    await this.child.status;
+  }
 }
 
 function measureOurs(render: () => string): number {
@@ -235,31 +263,56 @@ function measureOurs(render: () => string): number {
   return n / ((performance.now() - start) / 1000);
 }
 
-const bin = await peerPath();
-// Calibrate the peer's iteration counts so each case runs about `ms` in Rust too.
-const calib = await runPeer(bin, cases.map((c) => ({ c, iterations: 20 })));
-const iterations = calib.map((r) => Math.max(20, Math.round((r.renders_per_s ?? 0) * ms / 1000)));
-const peer = await runPeer(bin, cases.map((c, i) => ({ c, iterations: iterations[i] })));
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
 
+const peer = new Peer(await peerPath());
 const env = new TemplateEnvironment();
 const encoder = new TextEncoder();
-console.log("| case | ours (renders/s) | Rust Tera (renders/s) | ratio |");
+const results = cases.map(() => ({
+  ours: [] as number[],
+  rust: [] as number[],
+  ratio: [] as number[],
+  flag: "",
+}));
+for (let round = 0; round < rounds; round++) {
+  for (const [i, c] of cases.entries()) {
+    const ctx = parseJsonPreservingFloats(JSON.stringify(c.context)) as Record<string, unknown>;
+    const tpl = env.compile(c.template, c.name);
+    const out = tpl.render(ctx);
+    // calibrate the peer's iterations so that it too runs about `ms`, then measure both
+    const calib = await peer.run(c, 20);
+    const p = calib.error ? calib : await peer.run(
+      c,
+      Math.max(20, Math.round((calib.renders_per_s ?? 0) * ms / 1000)),
+    );
+    const ours = measureOurs(() => tpl.render(ctx));
+    const r = results[i];
+    if (p.error !== undefined || p.renders_per_s === undefined) {
+      r.flag = ` error: ${p.error}`;
+      continue;
+    }
+    if (encoder.encode(out).length !== p.output_len) r.flag = " !len";
+    r.ours.push(ours);
+    r.rust.push(p.renders_per_s);
+    r.ratio.push(ours / p.renders_per_s);
+  }
+}
+await peer.close();
+
+console.log(`| case | ours (renders/s) | Rust Tera (renders/s) | ratio (median of ${rounds}) |`);
 console.log("|---|---:|---:|---:|");
 for (const [i, c] of cases.entries()) {
-  const ctx = parseJsonPreservingFloats(JSON.stringify(c.context)) as Record<string, unknown>;
-  const tpl = env.compile(c.template, c.name);
-  const out = tpl.render(ctx);
-  const ours = measureOurs(() => tpl.render(ctx));
-  const p = peer[i];
-  if (p.error !== undefined || p.renders_per_s === undefined) {
-    console.log(`| ${c.name} | ${Math.round(ours)} | error: ${p.error} | - |`);
+  const r = results[i];
+  if (r.ratio.length === 0) {
+    console.log(`| ${c.name} | - | -${r.flag} | - |`);
     continue;
   }
-  const flag = encoder.encode(out).length === p.output_len ? "" : " !len";
-  const ratio = ours / p.renders_per_s;
   console.log(
-    `| ${c.name} | ${Math.round(ours)} | ${Math.round(p.renders_per_s)} | ${
-      ratio.toFixed(2)
-    }x${flag} |`,
+    `| ${c.name} | ${Math.round(median(r.ours))} | ${Math.round(median(r.rust))} | ${
+      median(r.ratio).toFixed(2)
+    }x${r.flag} |`,
   );
 }

@@ -255,7 +255,94 @@ const MAX_JSON_DEPTH = 256;
 
 /** serde_json serialisation (sorted keys; `pretty` = two-space indentation). */
 export function toJson(v: unknown, pretty = false): string {
-  return writeJson(v, pretty ? "\n" : "", 0);
+  if (pretty) return writeJson(v, "\n", 0);
+  const keys = new Set<string>();
+  if (!nativeJsonAgrees(v, 0, keys)) return writeCompact(v, 0);
+  // A replacer list orders every object's keys as listed (absent keys are skipped).
+  return JSON.stringify(v, [...keys].sort(compareCodePoints));
+}
+
+/**
+ * True when `JSON.stringify` with the sorted list of all keys (collected into `keys`) prints `v`
+ * exactly as serde_json would: plain objects and arrays, no key that `Object.prototype` has,
+ * and numbers that JS and ryu print alike (ints, non-integral floats between 1e-5 and 1e16).
+ * Integral floats (`TeraFloat`), other floats, class instances and deep nesting take the
+ * general path.
+ */
+function nativeJsonAgrees(v: unknown, depth: number, keys: Set<string>): boolean {
+  if (typeof v === "string" || typeof v === "boolean" || v === null) return true;
+  if (typeof v === "number") {
+    if (isInt(v)) return v > -9007199254740992 && v < 9007199254740992;
+    const a = v < 0 ? -v : v;
+    return a >= 1e-5 && a < 1e16;
+  }
+  if (typeof v !== "object" || depth > 64) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (v[i] === undefined || !nativeJsonAgrees(v[i], depth + 1, keys)) return false;
+    }
+    return true;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const o = v as TObject;
+  for (const k in o) {
+    if (!keys.has(k)) {
+      if (k in Object.prototype) return false;
+      keys.add(k);
+    }
+    const x = o[k];
+    if (x !== undefined && !nativeJsonAgrees(x, depth + 1, keys)) return false;
+  }
+  return true;
+}
+
+/** Quoted JSON keys already seen (keys repeat across the objects of an array). */
+const quotedKeys = new Map<string, string>();
+
+function quoteKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 4096) quotedKeys.set(k, q);
+  }
+  return q;
+}
+
+/** Own keys in code point order, skipping undefined values; no sort when already ordered. */
+function orderedKeys(o: TObject): string[] {
+  const keys = Object.keys(o);
+  for (let i = 1; i < keys.length; i++) {
+    if (compareCodePoints(keys[i - 1], keys[i]) > 0) return sortedKeys(o);
+  }
+  for (const k of keys) if (o[k] === undefined) return keys.filter((k) => o[k] !== undefined);
+  return keys;
+}
+
+/** `toJson` without indentation: one string built left to right. */
+function writeCompact(v: unknown, depth: number): string {
+  if (depth > MAX_JSON_DEPTH) throw new RangeError("value nested too deeply to serialise");
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "number") return isInt(v) ? intToString(v) : ryuF64(v);
+  if (v === null || v === undefined) return "null";
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (v instanceof TeraFloat) return ryuF64(v.value);
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) out += ",";
+      out += writeCompact(v[i], depth + 1);
+    }
+    return out + "]";
+  }
+  const o = v as TObject;
+  const keys = orderedKeys(o);
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0) out += ",";
+    out += quoteKey(keys[i]) + ":" + writeCompact(o[keys[i]], depth + 1);
+  }
+  return out + "}";
 }
 
 function writeJson(v: unknown, nl: string, depth: number): string {

@@ -82,3 +82,8 @@ Deno.test("graphemeOffset edge cases", () => {
   assertEquals(graphemeOffset("👍🏽x", 1), 4);
   assertEquals(graphemeOffset("🇩🇪🇫🇷", 1), 4);
 });
+
+Deno.test("Indic conjuncts split as in Unicode 15.0 (Tera's unicode-segmentation)", () => {
+  assertEquals(graphemes("\u0915\u094d\u0937\u093f"), ["\u0915\u094d", "\u0937\u093f"]);
+  assertEquals(graphemeOffset("\u0915\u094d\u0937\u093f x", 1), 2);
+});

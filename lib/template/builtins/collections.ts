@@ -129,13 +129,13 @@ const SURROGATE = /[\ud800-\udfff]/;
 
 /** Rust's `chars().count()`: a surrogate pair is one character. */
 function codePointCount(s: string): number {
-  if (!SURROGATE.test(s)) return s.length;
   let n = s.length;
-  for (let i = 1; i < s.length; i++) {
-    if ((s.charCodeAt(i) & 0xfc00) === 0xdc00 && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800) n--;
-  }
+  SURROGATE_PAIR.lastIndex = 0;
+  while (SURROGATE_PAIR.test(s)) n--;
   return n;
 }
+
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
 
 function sliceIndex(i: number, len: number): number {
   const r = i >= 0 ? Math.trunc(i) : Math.trunc(len + i);

@@ -209,6 +209,9 @@ function indent(s: string, args: Record<string, unknown>): string {
   return out;
 }
 
+/** 1 for the UTF-16 units that are Unicode White_Space (Rust's `char::is_whitespace`). */
+const WHITE_SPACE = new Uint8Array(65536).map((_, c) => isRustWhitespace(c) ? 1 : 0);
+
 /** The string filters. */
 export const textFilters: FilterTable = {
   upper: (v) => strValue("upper", v).toUpperCase(),
@@ -235,14 +238,14 @@ export const textFilters: FilterTable = {
   },
   wordcount: (v) => {
     // Rust's `split_whitespace().count()`: words between Unicode White_Space runs
+    // (branch-free: a word starts where a non-space follows a space or the start)
     const s = strValue("wordcount", v);
     let n = 0;
-    let inWord = false;
+    let prev = 1;
     for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      const ws = c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0x85 && isRustWhitespace(c);
-      if (!ws && !inWord) n++;
-      inWord = !ws;
+      const w = WHITE_SPACE[s.charCodeAt(i)];
+      n += prev & (w ^ 1);
+      prev = w;
     }
     return n;
   },
