@@ -311,10 +311,15 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
           : "info";
         log(level, formatIssue(issue));
       }
-      if (status.status !== "ok") {
+      if (status.status === "failed") {
         console.log(`build failed: ${status.error}`);
         exit.code = EXIT_FAILED;
         return;
+      }
+      // A degraded build (rule errors only, O12) is written like a good one, and exits 1.
+      if (status.status === "degraded") {
+        console.log(`build degraded: ${status.error}`);
+        exit.code = EXIT_FAILED;
       }
       const snap = engine.current;
       if (cmd.graphJson) await writeFileAtomic(cmd.graphJson, JSON.stringify(snap.graph.toJSON()));

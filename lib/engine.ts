@@ -14,6 +14,7 @@ import type { Artifact, TemplateRenderer } from "./pipeline/context.ts";
 import {
   type AssetTableInfo,
   buildGraph,
+  type BuildOutcome,
   type BuildStats,
   type RulePhases,
 } from "./pipeline/build.ts";
@@ -26,7 +27,7 @@ export interface Snapshot {
   readonly generation: number;
   /** The sealed graph. */
   readonly graph: Graph;
-  /** Warnings and notes of the build (a published snapshot has no errors). */
+  /** Issues of the build (errors only when it was published as degraded: rule errors). */
   readonly issues: readonly BuildIssue[];
   /** Output artifacts. */
   readonly artifacts: readonly Artifact[];
@@ -46,14 +47,16 @@ export interface Snapshot {
 export interface BuildStatus {
   /** Build number of the attempt. */
   generation: number;
-  /** Outcome. */
-  status: "ok" | "failed";
+  /** Outcome: `degraded` builds (rule errors only, O12) are published like `ok` ones. */
+  status: BuildOutcome;
   /** ISO 8601 start time. */
   startedAt: string;
   /** ISO 8601 end time. */
   finishedAt: string;
-  /** Summary of the failure, when failed. */
+  /** Summary of the errors, when degraded or failed. */
   error: string | null;
+  /** Number of errors of the attempt. */
+  errorCount: number;
   /** Every issue of the attempt (errors included). */
   issues: readonly BuildIssue[];
 }
@@ -330,7 +333,8 @@ export class GraphEngine {
       });
       const finishedAt = new Date().toISOString();
       const errors = result.issues.filter((i) => i.severity === "error");
-      if (result.ok) {
+      const published = result.outcome !== "failed";
+      if (published) {
         this.#current = {
           generation,
           graph: result.graph,
@@ -345,16 +349,29 @@ export class GraphEngine {
       }
       status = {
         generation,
-        status: result.ok ? "ok" : "failed",
+        status: result.outcome,
         startedAt,
         finishedAt,
         error: result.ok ? null : `${errors.length} error(s); first: ${formatIssue(errors[0])}`,
+        errorCount: errors.length,
         issues: result.issues,
       };
       line(
         "info",
         `build ${generation}: ${result.stats.resources} resources, ${result.stats.relations} relations, ${result.stats.artifacts} artifacts, ${result.issues.length} issue(s)`,
       );
+      if (result.outcome === "degraded") {
+        line(
+          "warn",
+          `build ${generation} published as degraded: ${errors.length} rule error(s) skipped ` +
+            `their rule's effect for one origin each`,
+        );
+      } else if (!published && this.#current.generation > 0) {
+        line(
+          "warn",
+          `build ${generation} failed; still serving the graph of build ${this.#current.generation}`,
+        );
+      }
     } catch (e) {
       status = {
         generation,
@@ -362,16 +379,18 @@ export class GraphEngine {
         startedAt,
         finishedAt: new Date().toISOString(),
         error: describeError(e),
+        errorCount: 1,
         issues: [],
       };
       line("error", `build ${generation} failed: ${status.error}`);
     }
     this.#lastStatus = status;
+    const ok = status.status !== "failed";
     this.#emit({
       kind: "end",
       generation,
-      ok: status.status === "ok",
-      message: status.status === "ok" ? "BUILD_COMPLETE" : `BUILD_FAILED: ${status.error}`,
+      ok,
+      message: ok ? "BUILD_COMPLETE" : `BUILD_FAILED: ${status.error}`,
     });
     const ready = this.#waiters.filter((w) => w.generation <= generation);
     this.#waiters = this.#waiters.filter((w) => w.generation > generation);

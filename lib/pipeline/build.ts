@@ -80,10 +80,19 @@ export interface AssetTableInfo {
   declaration?: AssetDeclaration;
 }
 
+/**
+ * Outcome of a build (reference O12): `ok` without errors; `degraded` when only rule errors (a
+ * rule failing for one origin resource) occurred — the graph is complete but for those effects
+ * and is published; `failed` on any structural error — the graph is not published.
+ */
+export type BuildOutcome = "ok" | "degraded" | "failed";
+
 /** Result of {@link buildGraph}. */
 export interface BuildResult {
   /** True when no error was reported. */
   ok: boolean;
+  /** `ok`, `degraded` (rule errors only) or `failed` (a structural error). */
+  outcome: BuildOutcome;
   /** The sealed graph (partial when `ok` is false). */
   graph: Graph;
   /** Every issue of the build. */
@@ -208,8 +217,14 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
 
   graph.seal();
   const all = [...issues.all];
+  const errors = all.filter((i) => i.severity === "error");
   return {
-    ok: issues.errorCount === 0,
+    ok: errors.length === 0,
+    outcome: errors.length === 0
+      ? "ok"
+      : errors.every((i) => i.origin !== undefined)
+      ? "degraded"
+      : "failed",
     graph,
     issues: all,
     artifacts: ctx.artifacts,

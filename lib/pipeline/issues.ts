@@ -30,6 +30,25 @@ export interface BuildIssue extends SourceLocation {
   rule?: string;
   /** Build phase that produced the issue. */
   phase?: string;
+  /**
+   * The origin resource a rule failed for (`type 'name'`). An error with an origin is a rule
+   * error: the build completes without that rule's effect for that origin and is published as
+   * `degraded` (reference O12); every other error is structural and fails the build.
+   */
+  origin?: string;
+}
+
+/**
+ * Whether an error is a rule error (fails soft, O12) rather than a structural one.
+ *
+ * @example
+ * ```ts
+ * import { isRuleError } from "./issues.ts";
+ * isRuleError({ severity: "error", code: "template_error", message: "x", origin: "host 'a'" }); // true
+ * ```
+ */
+export function isRuleError(issue: BuildIssue): boolean {
+  return issue.severity === "error" && issue.origin !== undefined;
 }
 
 /** Formats an issue as `file:line:col: severity[code]: message (rule)`. */
@@ -59,8 +78,26 @@ export class IssueCollector {
     this.#listener = listener;
   }
 
-  /** Records an issue. */
+  readonly #seen = new Set<string>();
+
+  /**
+   * Records an issue. An issue identical to one already recorded (a rule failing the same way in
+   * every model pass) is recorded once.
+   */
   report(issue: BuildIssue): void {
+    const key = [
+      issue.severity,
+      issue.code,
+      issue.message,
+      issue.file,
+      issue.line,
+      issue.column,
+      issue.rule,
+      issue.phase,
+      issue.origin,
+    ].join("\u0000");
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
     this.#issues.push(issue);
     this.#listener?.(issue);
   }

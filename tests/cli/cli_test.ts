@@ -56,6 +56,22 @@ Deno.test("CL21 a broken CSV: exit 1 and the error names file and line", async (
   assert(!r.stderr.includes("    at "), "no stack trace");
 });
 
+Deno.test("O12 a degraded build (rule errors only) writes the graph and exits 1", async () => {
+  const dir = await tempWorkspace({
+    "assets/host.csv": "name,size\nweb-1,2\nweb-2,x\n",
+    "models/host.toml": 'origin_resource = "host"\n[[create_resource]]\nresource_type = "disk"\n' +
+      'name = "{{ origin_resource.name }}-disk"\n' +
+      "[create_resource.properties]\ngb = \"{% if origin_resource.name == 'web-2' %}{{ nope }}{% endif %}10\"\n",
+  });
+  const out = `${dir}/graph.json`;
+  const r = await cli(["--data-dir", dir, "build", "--graph-json", out]);
+  assertEquals(r.code, 1);
+  assert(r.stdout.includes("build degraded"), r.stdout);
+  assert(r.stderr.includes("models/host.toml"), r.stderr);
+  const graph = JSON.parse(await Deno.readTextFile(out));
+  assert(graph.nodes.some((n: { name: string }) => n.name === "web-1-disk"));
+});
+
 Deno.test("CL21/CL22 usage errors exit 2: unknown option, unknown command, missing data dir, bad params", async () => {
   assertEquals((await cli(["--nope", "build"])).code, 2);
   assertEquals((await cli(["frobnicate"])).code, 2);

@@ -190,3 +190,33 @@ Deno.test("A23 --remove-orphaned-assets drops unlinked rows of declared asset ty
   assertEquals(snap.graph.resourcesOf("person").map((r) => r.name), ["ann"]);
   assertEquals(snap.graph.resourcesOf("team").map((r) => r.name), ["core"]);
 });
+
+Deno.test("O12 a rule failing for one origin: published as degraded with the error listed", async () => {
+  const { engine } = engineFor({
+    "assets/host.csv": "name,size\nweb-1,2\nweb-2,x\n",
+    "models/host.toml": 'origin_resource = "host"\n[[create_resource]]\nresource_type = "disk"\n' +
+      'name = "{{ origin_resource.name }}-disk"\n' +
+      "[create_resource.properties]\ngb = \"{% if origin_resource.name == 'web-2' %}{{ nope }}{% endif %}10\"\n",
+  });
+  const events: BuildEvent[] = [];
+  engine.subscribe((e) => events.push(e));
+  const snap = await engine.rebuild();
+  const status = engine.status!;
+  assertEquals([status.status, status.errorCount], ["degraded", 1]);
+  assertEquals(snap.generation, 1, "a degraded build is published");
+  const disks = snap.graph.resourcesOf("disk").map((r) => [r.name, r.properties.gb]);
+  assertEquals(disks, [["web-1-disk", "10"], ["web-2-disk", undefined]] as unknown[]);
+  const error = status.issues.find((i) => i.severity === "error")!;
+  assertEquals([error.file, error.origin], ["models/host.toml", "host 'web-2'"]);
+  assert(status.error!.includes("models/host.toml"), status.error!);
+  const end = events.find((e) => e.kind === "end");
+  assertEquals(end?.kind === "end" && end.message, "BUILD_COMPLETE");
+});
+
+Deno.test("O12 a structural error fails the build and keeps the last good graph", async () => {
+  const { engine, workspace } = engineFor({ "assets/host.csv": "name\nweb-1\n" });
+  await engine.rebuild();
+  await workspace.writeTextAtomic("models/bad.toml", "origin_resource = \n");
+  const snap = await engine.rebuild();
+  assertEquals([engine.status!.status, snap.generation], ["failed", 1]);
+});

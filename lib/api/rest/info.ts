@@ -36,6 +36,7 @@ export function registerInfoRoutes(app: Hono, engine: GraphEngine, info: ServerI
           started_at: status.startedAt,
           finished_at: status.finishedAt,
           error: status.error,
+          error_count: status.errorCount,
           errors: status.issues.filter((i) => i.severity === "error"),
           warnings: status.issues.filter((i) => i.severity === "warning").length,
         }

@@ -130,6 +130,7 @@ export function reportRuleError(
     column: pos?.column,
     rule: ruleLabel(site.chunk.number, site.block?.kind, site.block?.index, key),
     phase,
+    origin: origin ? `${origin.type} '${origin.name}'` : undefined,
   });
 }
 
