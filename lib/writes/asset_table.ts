@@ -46,6 +46,7 @@ export type RowValues = Readonly<Record<string, string>>;
  */
 export class AssetTable {
   readonly #keyOf: RowKeyFn;
+  readonly #templated: boolean;
   #index: Map<string, number[]> | undefined;
 
   /**
@@ -56,6 +57,7 @@ export class AssetTable {
    */
   constructor(readonly editor: CsvEditor, readonly target: AssetTarget, keyOf?: RowKeyFn) {
     const keyColumn = editor.header[keyColumnIndex(editor.header)];
+    this.#templated = keyOf !== undefined;
     this.#keyOf = keyOf ?? ((row) => (row[keyColumn] ?? "").trim());
   }
 
@@ -90,8 +92,12 @@ export class AssetTable {
   #keyIndex(): Map<string, number[]> {
     if (this.#index) return this.#index;
     const index = new Map<string, number[]>();
+    // A plain key column is read cell by cell; only name_template keys need the whole row.
+    const keyColumn = this.#templated ? -1 : this.editor.columnIndex(this.keyColumn);
     for (let row = 0; row < this.editor.rowCount; row++) {
-      const key = this.#keyOf(this.rowValues(row));
+      const key = keyColumn >= 0
+        ? this.editor.cell(row, keyColumn).trim()
+        : this.#keyOf(this.rowValues(row));
       const rows = index.get(key);
       if (rows) rows.push(row);
       else index.set(key, [row]);
@@ -144,10 +150,9 @@ export class AssetTable {
 
   /** Removes rows by index (any order, duplicates ignored). */
   remove(rows: Iterable<number>): number {
-    const sorted = [...new Set(rows)].sort((a, b) => b - a);
-    for (const row of sorted) this.editor.removeRow(row);
-    if (sorted.length > 0) this.#index = undefined;
-    return sorted.length;
+    const removed = this.editor.removeRows(rows);
+    if (removed > 0) this.#index = undefined;
+    return removed;
   }
 
   /**

@@ -8,7 +8,7 @@
  * @module
  */
 import type { JsonValue } from "../graph/graph.ts";
-import { CsvEditor } from "../formats/csv_edit.ts";
+import { CsvEditError, CsvEditor } from "../formats/csv_edit.ts";
 import { ParseError } from "../formats/errors.ts";
 import type { ModuleManifest } from "../workspace/manifest.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -359,6 +359,8 @@ export class WriteService {
         return await task();
       } catch (e) {
         if (e instanceof UnsafePathError) throw new WriteError("forbidden", e.message);
+        // A column name the file cannot hold (empty, edge spaces), too many cells, …
+        if (e instanceof CsvEditError) throw new WriteError("bad-request", e.message);
         throw e;
       }
     });

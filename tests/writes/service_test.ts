@@ -275,3 +275,10 @@ Deno.test("KeyedMutex runs tasks of one key in order, keeps going after a failur
   assertEquals(order, ["b1", "a1", "a2"]);
   assertEquals(results.map((r) => r.status), ["rejected", "fulfilled", "fulfilled"]);
 });
+
+Deno.test("R13 a field name the CSV header cannot hold is 400, nothing written", async () => {
+  const { writes, text } = await setup({ "assets/site.csv": "name\nzrh\n" });
+  const e = await refused(writes.addRow("site", { name: "gva", " padded ": "x" }));
+  assertEquals(e.status, 400);
+  assertEquals(await text("assets/site.csv"), "name\nzrh\n");
+});
