@@ -83,7 +83,9 @@ const HTML = html(2000);
 const STRS = Array.from({ length: 500 }, (_, i) => `${pick(WORDS)}-${i % 97}`);
 const STRS2 = Array.from({ length: 200 }, (_, i) => `other-${i}`);
 const INTS = Array.from({ length: 500 }, (_, i) => (i * 7919) % 100003);
-const FLOATS = Array.from({ length: 500 }, (_, i) => i * 1.37 + 0.005);
+// exact binary fractions: the peer parses JSON with serde_json, whose default float parser
+// rounds some long decimal literals differently (the two engines would see other numbers)
+const FLOATS = Array.from({ length: 500 }, (_, i) => i * 1.375 + 0.0078125);
 const NUMSTRS = Array.from({ length: 500 }, (_, i) => String((i * 7919) % 100003));
 const FLOATSTRS = Array.from({ length: 500 }, (_, i) => (i * 1.37 + 0.25).toFixed(3));
 const BIOS = Array.from({ length: 200 }, () => text(250));

@@ -157,7 +157,7 @@ function format(m: Moment, fmt: string): string {
       out += offsetText(m.offset, true);
       continue;
     }
-    if (spec === "." || /[369]/.test(spec ?? "")) {
+    if (spec === "." || spec === "3" || spec === "6" || spec === "9") {
       let digits = 0;
       let dot = false;
       if (spec === ".") {
@@ -328,6 +328,9 @@ export function nowRfc3339(utc: boolean, at = Date.now()): string {
   return base + offsetText(offset, true);
 }
 
+/** Format strings already validated (validity depends on the string alone). */
+const validFormats = new Set<string>();
+
 /** The `date` filter. */
 export const dateFilters: FilterTable = {
   date: (v, a) => {
@@ -344,8 +347,11 @@ export const dateFilters: FilterTable = {
       );
     }
     if (a.timezone !== undefined) m = inZone(m, argStr("date", "timezone", a.timezone));
-    // validate the whole format before rendering, as chrono does
-    format({ ms: 0, nanos: 0, offset: 0 }, fmt);
+    // validate the whole format before rendering, as chrono does (once per format string)
+    if (!validFormats.has(fmt)) {
+      format({ ms: 0, nanos: 0, offset: 0 }, fmt);
+      if (validFormats.size < 1024) validFormats.add(fmt);
+    }
     return format(m, fmt);
   },
 };

@@ -53,6 +53,26 @@ function percentEncode(s: string, keep: Uint8Array): string {
 
 const utf8 = new TextEncoder();
 
+// encodeURIComponent keeps A-Z a-z 0-9 and `-_.!~*'()`; Tera's `urlencode` also keeps `/` and
+// `%` but encodes `!*'()`, `urlencode_strict` keeps only letters and digits.
+const URL_FIXUPS = /%2F|%25|[!*'()]/g;
+const STRICT_FIXUPS = /[-_.!~*'()]/g;
+
+function fixup(m: string): string {
+  return m === "%2F" ? "/" : m === "%25" ? "%" : HEX[m.charCodeAt(0)];
+}
+
+/** Percent-encoding through the native encoder, adjusted to Tera's sets of kept characters. */
+function urlencode(s: string, fixups: RegExp, keep: Uint8Array): string {
+  let e: string;
+  try {
+    e = encodeURIComponent(s);
+  } catch {
+    return percentEncode(s, keep); // a lone surrogate: encoded as U+FFFD, like Rust's lossy text
+  }
+  return e.replace(fixups, fixup);
+}
+
 function keepTable(keep: (c: number) => boolean): Uint8Array {
   return Uint8Array.from({ length: 128 }, (_, c) => keep(c) ? 1 : 0);
 }
@@ -138,6 +158,21 @@ function transliterate(ch: string): string {
 
 /** `slugify`: ASCII letters/digits, everything else collapses to `-`. */
 export function slugify(s: string): string {
+  // Same result as the character loop below, with native passes: transliterate, collapse
+  // every run of other characters to one `-`, lowercase ASCII, drop the edge dashes.
+  const ascii = NON_ASCII.test(s) ? s.replace(NON_ASCII_CHARS, transliterate) : s;
+  const slug = ascii.replace(NON_ALNUM_RUNS, "-").toLowerCase();
+  const from = slug.startsWith("-") ? 1 : 0;
+  const to = slug.length > from && slug.endsWith("-") ? slug.length - 1 : slug.length;
+  return from === 0 && to === slug.length ? slug : slug.slice(from, to);
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII_CHARS = /[\u{80}-\u{10ffff}]/gu;
+const NON_ALNUM_RUNS = /[^A-Za-z0-9]+/g;
+
+/** The character-by-character `slugify` of the slug crate (kept as the reference). */
+export function slugifyByChar(s: string): string {
   let out = "";
   let prevDash = true;
   for (let i = 0; i < s.length; i++) {
@@ -265,8 +300,8 @@ export const textFilters: FilterTable = {
     strValue("linebreaksbr", v).replaceAll("\r\n", "<br>").replaceAll("\n", "<br>"),
   striptags: (v) => strValue("striptags", v).replace(/<!--[^]*?-->|<[^>]*>/g, ""),
   spaceless: (v) => strValue("spaceless", v).replace(/>\s+</gu, "><"),
-  urlencode: (v) => percentEncode(strValue("urlencode", v), URL_KEEP),
-  urlencode_strict: (v) => percentEncode(strValue("urlencode_strict", v), STRICT_KEEP),
+  urlencode: (v) => urlencode(strValue("urlencode", v), URL_FIXUPS, URL_KEEP),
+  urlencode_strict: (v) => urlencode(strValue("urlencode_strict", v), STRICT_FIXUPS, STRICT_KEEP),
   escape: (v) => escapeHtml(strValue("escape", v)),
   escape_xml: (v) => escapeChars(strValue("escape_xml", v), XML_ENTITIES),
   slugify: (v) => slugify(strValue("slugify", v)),

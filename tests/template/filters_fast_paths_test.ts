@@ -1,0 +1,112 @@
+/**
+ * The fast paths of string filters (issue 15 item 4) agree with straightforward reference
+ * implementations on random text (reference T-rules on built-in filters). Oracle cross-checks of
+ * edge inputs are in cases/filters_edge.jsonl.
+ */
+import fc from "fast-check";
+import { assertEquals } from "./_assert.ts";
+import { slugify, slugifyByChar, textFilters } from "../../lib/template/builtins/text.ts";
+import { isRustWhitespace } from "../../lib/template/value.ts";
+
+const PIECES = [
+  "a",
+  "Z",
+  "0",
+  " ",
+  "-",
+  "_",
+  ".",
+  "/",
+  "%",
+  "!",
+  "*",
+  "'",
+  "(",
+  ")",
+  "~",
+  "&",
+  "<",
+  ">",
+  '"',
+  "?",
+  "#",
+  "\t",
+  "\n",
+  "\u0085",
+  "\u00a0",
+  "\u2003",
+  "\u3000",
+  "\ufeff",
+  "é",
+  "ß",
+  "Æ",
+  "日",
+  "👍🏽",
+  "e\u0301",
+  "\ud800",
+  "\udc00",
+  "\u007f",
+  "\u0000",
+  "½",
+];
+const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((p) => p.join(""));
+
+function percentRef(s: string, keep: (c: number) => boolean): string {
+  let out = "";
+  for (const b of new TextEncoder().encode(s)) {
+    out += b < 128 && keep(b)
+      ? String.fromCharCode(b)
+      : "%" + b.toString(16).toUpperCase().padStart(2, "0");
+  }
+  return out;
+}
+const URL_ENCODED = new Set(" \"#<>`?{}:;=@[\\]^|!$&'()*+,".split("").map((c) => c.charCodeAt(0)));
+const alnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+Deno.test("urlencode / urlencode_strict match byte-wise percent-encoding", () => {
+  fc.assert(
+    fc.property(text, (s) => {
+      assertEquals(
+        textFilters.urlencode(s, {}),
+        percentRef(s, (c) => c >= 0x20 && c !== 0x7f && !URL_ENCODED.has(c)),
+      );
+      assertEquals(textFilters.urlencode_strict(s, {}), percentRef(s, alnum));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+Deno.test("slugify matches the character loop of the slug crate", () => {
+  fc.assert(fc.property(text, (s) => assertEquals(slugify(s), slugifyByChar(s))), {
+    numRuns: 2000,
+  });
+});
+
+Deno.test("wordcount is Rust's split_whitespace().count()", () => {
+  fc.assert(
+    fc.property(text, (s) => {
+      const words = s.split("").map((c) => isRustWhitespace(c.charCodeAt(0)) ? " " : "x").join("")
+        .split(" ").filter((w) => w !== "").length;
+      assertEquals(textFilters.wordcount(s, {}), words);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+Deno.test("escape and escape_xml replace exactly their characters", () => {
+  fc.assert(
+    fc.property(text, (s) => {
+      assertEquals(
+        textFilters.escape(s, {}),
+        s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+          .replace(/'/g, "&#x27;").replace(/\//g, "&#x2F;"),
+      );
+      assertEquals(
+        textFilters.escape_xml(s, {}),
+        s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+          .replace(/'/g, "&apos;"),
+      );
+    }),
+    { numRuns: 1000 },
+  );
+});
