@@ -7,6 +7,7 @@ import type { Loc } from "./ast.ts";
 import type { Evaluator } from "./evaluator.ts";
 import { typeName } from "./evaluator.ts";
 import { Thunk, type Value, VArray, VFunc, VObject } from "./values.ts";
+import { codePoints } from "./strings.ts";
 
 /** Requires an array argument. */
 export function arr(ev: Evaluator, v: Value, fn: string, loc: Loc): VArray {
@@ -49,4 +50,18 @@ export function callT(ev: Evaluator, f: VFunc, loc: Loc, ...args: Thunk[]): Valu
 /** Wraps values as an array. */
 export function mkArray(vals: Value[]): VArray {
   return new VArray(vals.map((v) => Thunk.of(v)));
+}
+
+/** The code points of `s` as an array (charged against the memory budget). */
+export function chars(ev: Evaluator, s: string, loc: Loc): VArray {
+  ev.alloc(s.length, loc);
+  return mkArray(codePoints(s));
+}
+
+/** Appends `xs` to `out` element by element (no spreading: arrays may be huge). */
+export function append(ev: Evaluator, out: Thunk[], xs: readonly Thunk[], loc: Loc): void {
+  const n = out.length + xs.length;
+  if (n > ev.maxMemory) ev.alloc(n, loc);
+  ev.charge(xs.length, loc);
+  for (let i = 0; i < xs.length; i++) out.push(xs[i]);
 }

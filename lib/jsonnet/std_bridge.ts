@@ -8,12 +8,13 @@ import { Hide, type Loc } from "./ast.ts";
 import { JsonnetError } from "./errors.ts";
 import { type Evaluator, isStackOverflow } from "./evaluator.ts";
 import type { JsonValue } from "./json_value.ts";
-import { fromJson, toJson } from "./manifest_json.ts";
+import { toJson } from "./manifest_json.ts";
 import { getField, objectFromThunks } from "./objects.ts";
 import { pureStd } from "./std/mod.ts";
 import { BudgetError, withAllocGuard } from "./std/limits.ts";
-import { type FieldDef, Thunk, type Value, VFunc, VObject } from "./values.ts";
+import { type FieldDef, Thunk, type Value, VArray, VFunc, VObject } from "./values.ts";
 import { arrayBuiltins } from "./builtins_arrays.ts";
+import { higherOrderBuiltins } from "./builtins_higher.ts";
 import { objectBuiltins } from "./builtins_objects.ts";
 import { setBuiltins } from "./builtins_sets.ts";
 
@@ -70,10 +71,34 @@ function pureFunc(name: string): VFunc {
         if (e instanceof Error) ev.error(loc, e.message);
         throw e;
       }
-      return fromJson(r);
+      return fromStd(ev, r, loc);
     },
     defaults,
   );
+}
+
+/**
+ * Converts a pure std result back to a runtime value, charging its size against the budgets
+ * and rejecting non-finite numbers (`std.parseJson('1e400')`, `std.parseInt` of 400 digits)
+ * as the reference does: JSON output can never contain `Infinity`.
+ */
+function fromStd(ev: Evaluator, r: JsonValue, loc: Loc): Value {
+  if (typeof r === "number") {
+    if (!Number.isFinite(r)) ev.error(loc, Number.isNaN(r) ? "not a number" : "overflow");
+    return r;
+  }
+  if (typeof r === "string") {
+    if (r.length > ev.maxMemory) ev.alloc(r.length, loc);
+    return r;
+  }
+  if (r === null || typeof r === "boolean") return r;
+  if (Array.isArray(r)) {
+    ev.alloc(r.length, loc);
+    return new VArray(r.map((x) => Thunk.of(fromStd(ev, x, loc))));
+  }
+  const keys = Object.keys(r);
+  ev.alloc(keys.length, loc);
+  return objectFromThunks(keys.map((k) => [k, Thunk.of(fromStd(ev, r[k], loc))]));
 }
 
 function nativeFunc(name: string, spec: AnyNative): VFunc {
@@ -99,7 +124,7 @@ export function stdObject(): VObject {
   for (const name of Object.keys(pureStd)) {
     fields.set(name, { hide: Hide.Hidden, plus: false, thunk: Thunk.of(pureFunc(name)) });
   }
-  for (const table of [arrayBuiltins, setBuiltins, objectBuiltins]) {
+  for (const table of [arrayBuiltins, higherOrderBuiltins, setBuiltins, objectBuiltins]) {
     for (const [name, spec] of Object.entries(table)) {
       fields.set(name, { hide: Hide.Hidden, plus: false, thunk: Thunk.of(nativeFunc(name, spec)) });
     }

@@ -96,3 +96,17 @@ Deno.test("budget: corpus-sized programs stay within the defaults", () => {
   );
   assertEquals(v, 3000);
 });
+
+Deno.test("budget: regressions found by probing (empty repeat with huge count, Infinity)", () => {
+  // Used to loop 1e300 times appending nothing (a hang).
+  assertEquals(fail("std.repeat([], 1e300)").code, "budget_exceeded");
+  assertEquals(fail("std.repeat('', 1e300)").code, "budget_exceeded");
+  // Used to print `Infinity` (not JSON); the reference fails with "overflow".
+  assertEquals(fail("std.parseInt(std.repeat('9', 400))").detail, "overflow");
+  assertEquals(fail("std.parseJson('1e400')").detail, "overflow");
+  // std.strReplace charges its result before building it.
+  const e = fail("std.strReplace(std.repeat('a', 100), 'a', std.repeat('b', 100))", {
+    budget: { maxMemory: 5000 },
+  });
+  assertEquals(e.code, "budget_exceeded");
+});

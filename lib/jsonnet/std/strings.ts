@@ -6,6 +6,7 @@
  */
 import type { JsonValue } from "../json_value.ts";
 import { StdError } from "./errors.ts";
+import { chargeAlloc } from "./limits.ts";
 import { toStringValue } from "./to_string.ts";
 import { chars, checkBuiltin, cpLength, typeOf } from "./values.ts";
 
@@ -118,7 +119,9 @@ export function findSubstr(pat: JsonValue, s: JsonValue): number[] {
 function strReplace(s: JsonValue, from: JsonValue, to: JsonValue): string {
   checkBuiltin("strReplace", [s, from, to], ["string", "string", "string"]);
   if (from === "") throw new StdError("'from' string must not be zero length.");
-  return (s as string).split(from as string).join(to as string);
+  const parts = (s as string).split(from as string);
+  chargeAlloc((s as string).length + (parts.length - 1) * (to as string).length);
+  return parts.join(to as string);
 }
 
 function parseNat(s: string, base: number): number {
@@ -129,6 +132,8 @@ function parseNat(s: string, base: number): number {
     if (!(d >= 0 && d < base)) throw new StdError(`${s} is not a base ${base} integer`);
     acc = base * acc + d;
   }
+  // The reference computes in doubles and rejects an infinite result.
+  if (!Number.isFinite(acc)) throw new StdError("overflow");
   return acc;
 }
 

@@ -1,0 +1,1 @@
+std.parseHex(std.repeat('f', 400))

@@ -1,0 +1,1 @@
+std.parseInt(std.repeat('9', 400))

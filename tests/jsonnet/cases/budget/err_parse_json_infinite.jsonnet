@@ -1,0 +1,1 @@
+std.parseJson('1e400')

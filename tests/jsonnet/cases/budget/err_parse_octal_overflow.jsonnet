@@ -1,0 +1,1 @@
+std.parseOctal(std.repeat('7', 400))

@@ -1,0 +1,1 @@
+{ a: std.repeat([], 1e300), b: std.repeat('', 1e300) }
