@@ -188,8 +188,7 @@ function serveConnections(
     const client = (conn.remoteAddr as Deno.NetAddr).hostname;
     const count = perClient.get(client) ?? 0;
     if (count >= limits.maxConnectionsPerClient) {
-      await conn.write(BUSY_RESPONSE).catch(() => {});
-      conn.close();
+      await refuse(conn);
       return;
     }
     perClient.set(client, count + 1);
@@ -273,6 +272,42 @@ function serveConnections(
     },
     finished,
   };
+}
+
+/**
+ * Answers 503 and closes: after the request head (HTTP clients drop an answer that comes before
+ * their request), then drains briefly so that closing does not reset the answer away. Bounded:
+ * 2 s and 64 KiB in all.
+ */
+async function refuse(conn: Deno.Conn): Promise<void> {
+  const timer = setTimeout(() => {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }, 2_000);
+  try {
+    const buf = new Uint8Array(16 * 1024);
+    let head = "";
+    let read = 0;
+    let answered = false;
+    while (read < 65_536) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      read += n;
+      if (!answered) {
+        head = (head + latin1(buf.subarray(0, n))).slice(-8192);
+        if (head.includes("\r\n\r\n")) {
+          answered = true;
+          await conn.write(BUSY_RESPONSE);
+          await conn.closeWrite();
+        }
+      }
+    }
+  } catch { /* reset or closed by the timer */ }
+  clearTimeout(timer);
+  try {
+    conn.close();
+  } catch { /* closed */ }
 }
 
 /**

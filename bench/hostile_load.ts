@@ -5,6 +5,7 @@
 //
 //   deno run -A bench/hostile_load.ts [--root <checkout>] [--resources 60000] [--concurrent 2000]
 //                                     [--slow 200] [--slow-seconds 35] [--json]
+//                                     [--serve-arg <arg>]...
 //
 // `--root` serves another checkout of graphsvc (e.g. a worktree at an older commit) with this
 // script, so that before/after numbers come from the same load.
@@ -17,6 +18,7 @@ interface Args {
   slow: number;
   slowSeconds: number;
   json: boolean;
+  serveArgs: string[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -27,6 +29,7 @@ function parseArgs(argv: string[]): Args {
     slow: 200,
     slowSeconds: 35,
     json: false,
+    serveArgs: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
@@ -49,6 +52,10 @@ function parseArgs(argv: string[]): Args {
         break;
       case "--slow-seconds":
         args.slowSeconds = Math.min(Number(v), 120);
+        i++;
+        break;
+      case "--serve-arg": // passed to `serve`, e.g. --serve-arg=--max-connections-per-client=5000
+        args.serveArgs.push(v);
         i++;
         break;
       case "--json":
@@ -83,7 +90,7 @@ function rssOf(pid: number): { rss: number; hwm: number } {
   }
 }
 
-async function startServer(root: string, dir: string) {
+async function startServer(root: string, dir: string, serveArgs: string[]) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -97,6 +104,7 @@ async function startServer(root: string, dir: string) {
       "--port",
       "0",
       "--no-watch",
+      ...serveArgs,
     ],
     stdout: "piped",
     stderr: "piped",
@@ -123,6 +131,9 @@ async function startServer(root: string, dir: string) {
   }
   return { child, port, log: () => log };
 }
+
+/** Network error messages (status 0) and how often they occurred. */
+const networkErrors = new Map<string, number>();
 
 interface Outcome {
   status: number; // 0 = network error / time-out
@@ -153,7 +164,9 @@ async function post(
       } catch { /* not JSON */ }
     }
     return { status: res.status, ms: performance.now() - t0, graphqlErrors, bytes: text.length };
-  } catch {
+  } catch (e) {
+    const message = String((e as Error)?.message ?? e).slice(0, 120);
+    networkErrors.set(message, (networkErrors.get(message) ?? 0) + 1);
     return { status: 0, ms: performance.now() - t0, graphqlErrors: false, bytes: 0 };
   }
 }
@@ -227,7 +240,7 @@ async function main() {
     await Deno.mkdir(`${dir}/${path.split("/").slice(0, -1).join("/")}`, { recursive: true });
     await Deno.writeTextFile(`${dir}/${path}`, text);
   }
-  const { child, port, log } = await startServer(args.root, dir);
+  const { child, port, log } = await startServer(args.root, dir, args.serveArgs);
   const url = `http://${HOST}:${port}/graphql`;
   const stop = new AbortController();
   const deadline = setTimeout(() => stop.abort(), GLOBAL_DEADLINE_MS);
@@ -237,7 +250,11 @@ async function main() {
   }, 100);
   const probeClient = Deno.createHttpClient({});
   const attackClient = Deno.createHttpClient({});
-  const report: Record<string, unknown> = { root: args.root, resources: args.resources };
+  const report: Record<string, unknown> = {
+    root: args.root,
+    serveArgs: args.serveArgs,
+    resources: args.resources,
+  };
   try {
     // Wait for the first build to publish the whole graph.
     const readyBy = performance.now() + 240_000;
@@ -312,16 +329,20 @@ async function main() {
     report.deepLiteral = summarise(deepOut);
     const kinds: Record<string, number> = {};
     for (const s of slowOut) kinds[s.kind] = (kinds[s.kind] ?? 0) + 1;
-    const closedMs = slowOut.filter((s) => s.kind === "closed-by-server").map((s) => s.ms);
+    const closedAfter = (slowBody: boolean) =>
+      slowOut.filter((s, i) => s.kind === "closed-by-server" && i % 2 === Number(slowBody))
+        .map((s) => s.ms);
     report.slowClients = {
       count: slowOut.length,
       ...kinds,
-      closedAfterP50s: +(percentile(closedMs, 50) / 1000).toFixed(1),
+      slowHeadersClosedAfterP50s: +(percentile(closedAfter(false), 50) / 1000).toFixed(1),
+      slowBodyClosedAfterP50s: +(percentile(closedAfter(true), 50) / 1000).toFixed(1),
       watchedSeconds: args.slowSeconds,
     };
     report.probeDuringAttack = summarise(probe);
     const all = [...floodOut, ...aliasOut, ...graphJsonOut, ...deepOut];
     report.attackErrorRate = summarise(all).errorRate;
+    report.networkErrors = Object.fromEntries([...networkErrors].slice(0, 5));
     report.peakRssMB = +(Math.max(peakRss, rssOf(child.pid).hwm) / 1e6).toFixed(0);
     report.serverAlive = (await post(probeClient, url, "{ countNodes }")).status === 200;
   } finally {
