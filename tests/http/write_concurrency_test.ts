@@ -4,7 +4,8 @@
  * × 200 writes, mixing multipart `update`/`remove` forms, REST mutations and GraphQL mutations,
  * on two files that several writers share. Afterwards every file parses, every acknowledged
  * add/change is there with its last acknowledged value, deleted rows are gone and no key appears
- * twice (R8: writes to one file are serialised, none is lost).
+ * twice (R8: writes to one file are serialised, none is lost). Along the way, reads with
+ * `Graphsvc-Min-Generation` set to a write's generation see that write (read-your-writes).
  */
 import { assert, assertEquals } from "../_assert.ts";
 import { GraphEngine } from "../../lib/engine.ts";
@@ -128,6 +129,27 @@ async function graphql(
   };
 }
 
+/** `rev` of one row as a snapshot of at least `generation` shows it (`null`: no such row). */
+async function readKey(
+  app: GraphsvcApp,
+  type: AssetType,
+  key: string,
+  generation: number,
+): Promise<string | null> {
+  const res = await call(app, "/graphql", {
+    method: "POST",
+    headers: { "content-type": "application/json", "Graphsvc-Min-Generation": `${generation}` },
+    body: JSON.stringify({
+      query: `query($k: String!) { ${type}(filter: { name: { eq: $k } }) { rev } }`,
+      variables: { k: key },
+    }),
+  });
+  const body = await res.json();
+  if (res.status !== 200 || body.errors) return `HTTP ${res.status} ${JSON.stringify(body)}`;
+  const rows = (body.data?.[type] ?? []) as { rev: string }[];
+  return rows.length === 0 ? null : rows.length === 1 ? rows[0].rev : JSON.stringify(rows);
+}
+
 /** A cell value that needs CSV quoting (comma, quote, newline) and names writer and step. */
 function revValue(writer: number, step: number, random: () => number): string {
   const styles = [
@@ -231,6 +253,19 @@ async function writer(
     if (outcome.ok) {
       model.set(key, { type, state: next });
       generations.push(outcome.generation);
+      // Read-your-writes under load: only this writer touches `key`, so the generation the write
+      // returned (or any newer one) must show exactly this state.
+      if (step % 10 === 9) {
+        const seen = await readKey(app, type, key, outcome.generation);
+        const want = next.present ? next.rev : null;
+        if (seen !== want) {
+          failures.push(
+            `writer ${id} step ${step}: generation ${outcome.generation} shows ${type} ${key} = ${
+              JSON.stringify(seen)
+            }, expected ${JSON.stringify(want)}`,
+          );
+        }
+      }
     } else {
       failures.push(`writer ${id} step ${step}: ${outcome.detail}`);
     }
