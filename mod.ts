@@ -72,6 +72,7 @@ export { createApp } from "./lib/api/app.ts";
 export type { AppOptions, GraphsvcApp } from "./lib/api/app.ts";
 export type { ServerInfo } from "./lib/api/rest/info.ts";
 export type { StaticAssetReader } from "./lib/api/graphql_routes.ts";
+export type { SecurityOptions } from "./lib/api/security.ts";
 export { renderTemplate, TemplateError } from "./lib/template/mod.ts";
 export { JsonnetError } from "./lib/jsonnet/mod.ts";
 export { evaluateJsonnet } from "./lib/runtime/deno/jsonnet_files.ts";
