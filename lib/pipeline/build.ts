@@ -152,6 +152,17 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
       phase: "modules",
     });
   }
+  // Files that could not be read as text (invalid UTF-8, NUL bytes) are structural errors.
+  for (const layer of layersInOrder(sources)) {
+    for (const e of layer.errors ?? []) {
+      issues.error(e.code, e.reason, {
+        file: e.file,
+        line: e.line,
+        column: e.column,
+        phase: "load",
+      });
+    }
+  }
   const params = resolveParams(manifest, options.params ?? {}, issues);
   const inputCache = new Map<string, { path: string; value: JsonValue } | undefined>();
   const ctx: PhaseContext = {

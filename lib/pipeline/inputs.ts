@@ -4,7 +4,8 @@
  * @module
  */
 import type { JsonValue } from "../graph/graph.ts";
-import { lineColumnAt, ParseError } from "../formats/errors.ts";
+import type { ParseError } from "../formats/errors.ts";
+import { parseJson } from "../formats/json.ts";
 import type { Layer, SourceFile, SourceSet } from "../workspace/sources.ts";
 
 function dirOf(path: string): string {
@@ -56,20 +57,7 @@ export function readJsonInput(
   return undefined;
 }
 
-/** Parses JSON text, reporting syntax errors with line and column. */
+/** Parses JSON text, reporting syntax errors with line and column (code `json_syntax`). */
 export function parseJsonText(text: string, file: string): JsonValue {
-  try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue;
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const m = /position (\d+)/.exec(message);
-    const at = m ? lineColumnAt(text, Number(m[1])) : undefined;
-    throw new ParseError(
-      `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, "")}`,
-      file,
-      at?.line,
-      at?.column,
-      "json_syntax",
-    );
-  }
+  return parseJson(text, file) as JsonValue;
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { joinPath, normalizeWorkspacePath, UnsafePathError, type Workspace } from "./workspace.ts";
+import { decodeUtf8 } from "../formats/encoding.ts";
 
 /**
  * A Workspace rooted at a directory on disk. Writes are atomic (temp file in the same folder,
@@ -97,17 +98,29 @@ export class DenoFsWorkspace implements Workspace {
     }
   }
 
-  /** Text of the file at `path`, or `undefined` when it does not exist. */
+  /**
+   * Text of the file at `path`, or `undefined` when it does not exist. Bytes that are not UTF-8
+   * throw a located `ParseError` (code `invalid_utf8`).
+   */
   async readText(path: string): Promise<string | undefined> {
     try {
       const real = await this.#resolveExisting(path);
       if (real === undefined) return undefined;
-      return await Deno.readTextFile(real);
+      return decodeUtf8(await Deno.readFile(real), normalizeWorkspacePath(path));
     } catch (e) {
       if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.IsADirectory) {
         return undefined;
       }
       throw e;
+    }
+  }
+
+  /** Whether the root directory exists. */
+  async available(): Promise<boolean> {
+    try {
+      return (await Deno.stat(this.#root)).isDirectory;
+    } catch {
+      return false;
     }
   }
 

@@ -8,7 +8,9 @@
  *
  * @module
  */
-import type { Workspace } from "./workspace.ts";
+import { type Workspace, WorkspaceUnavailableError } from "./workspace.ts";
+import { ParseError } from "../formats/errors.ts";
+import { rejectNul } from "../formats/encoding.ts";
 
 /** Folders read into a layer (relative to the layer root). */
 export const LAYER_FOLDERS = [
@@ -46,6 +48,11 @@ export interface Layer {
   readonly manifestText?: string;
   /** Files of the layer by relative path (sorted insertion). */
   readonly files: ReadonlyMap<string, string>;
+  /**
+   * Files that could not be read as text (invalid UTF-8, NUL bytes): structural errors of the
+   * build, located at the bad byte. Those files are not in `files`.
+   */
+  readonly errors?: readonly ParseError[];
 }
 
 /** Everything a build reads, held in memory. */
@@ -83,10 +90,22 @@ export async function loadLayer(
     }
   }
   const files = new Map<string, string>();
+  const errors: ParseError[] = [];
+  const display = (relPath: string) => (isDataDir ? relPath : `${id}/${relPath}`);
   for (const folder of LAYER_FOLDERS) {
     for (const path of await workspace.listFiles(prefix + folder)) {
-      const text = await workspace.readText(path);
-      if (text !== undefined) files.set(path.slice(prefix.length), text);
+      const relPath = path.slice(prefix.length);
+      try {
+        const text = await workspace.readText(path);
+        if (text === undefined) continue;
+        rejectNul(text, display(relPath));
+        files.set(relPath, text);
+      } catch (e) {
+        if (!(e instanceof ParseError)) throw e;
+        errors.push(
+          new ParseError(e.reason, display(relPath), e.line, e.column, e.code),
+        );
+      }
     }
   }
   return {
@@ -95,6 +114,7 @@ export async function loadLayer(
     location: workspace.location + (prefix ? "/data" : ""),
     manifestText,
     files,
+    errors,
   };
 }
 
@@ -113,8 +133,16 @@ export async function loadSourceSet(
   dataDir: Workspace,
   modules: readonly LayerSource[] = [],
 ): Promise<SourceSet> {
+  if ((await dataDir.available?.()) === false) {
+    throw new WorkspaceUnavailableError("the data directory");
+  }
   const moduleLayers: Layer[] = [];
-  for (const m of modules) moduleLayers.push(await loadLayer(m.id, m.workspace, false));
+  for (const m of modules) {
+    if ((await m.workspace.available?.()) === false) {
+      throw new WorkspaceUnavailableError(`module '${m.id}'`);
+    }
+    moduleLayers.push(await loadLayer(m.id, m.workspace, false));
+  }
   return { modules: moduleLayers, data: await loadLayer("data", dataDir, true) };
 }
 

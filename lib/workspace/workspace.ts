@@ -18,6 +18,22 @@ export interface Workspace {
   listFiles(dir: string): Promise<string[]>;
   /** Writes `text` atomically (temp file, fsync, rename); parent folders are created. */
   writeTextAtomic(path: string, text: string): Promise<void>;
+  /**
+   * Whether the workspace's root exists (a directory that was moved or unmounted does not);
+   * workspaces that cannot disappear may leave it out.
+   */
+  available?(): Promise<boolean>;
+}
+
+/** The data directory (or a module) is gone: a build must fail, not publish an empty graph. */
+export class WorkspaceUnavailableError extends Error {
+  /** @param what which workspace, e.g. `the data directory` */
+  constructor(what: string) {
+    super(
+      `${what} is missing (moved, deleted or unmounted?); the last good graph stays in service`,
+    );
+    this.name = "WorkspaceUnavailableError";
+  }
 }
 
 /** Thrown for a path that is absolute, escapes the workspace, or is otherwise unsafe. */
