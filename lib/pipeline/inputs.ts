@@ -4,7 +4,6 @@
  * @module
  */
 import type { JsonValue } from "../graph/graph.ts";
-import type { ParseError } from "../formats/errors.ts";
 import { parseJson } from "../formats/json.ts";
 import type { Layer, SourceFile, SourceSet } from "../workspace/sources.ts";
 
@@ -29,7 +28,7 @@ function normalize(path: string): string | undefined {
  * Resolves and parses a `json!` reference made by `from`: `input/` of the data directory, then
  * `input/` of the referencing layer, then the referencing file's folder, then the layer root
  * (some published modules write `data/x.json`). Results are cached per build in `cache`.
- * Throws {@link ParseError} when the file holds invalid JSON.
+ * Throws a `ParseError` (code `json_syntax`, with line and column) when the file holds invalid JSON.
  */
 export function readJsonInput(
   sources: SourceSet,
