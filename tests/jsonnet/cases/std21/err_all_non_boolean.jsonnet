@@ -1,0 +1,1 @@
+std.all([true, 1])

@@ -1,0 +1,1 @@
+std.assertEqual([1, 2], [1, 3])

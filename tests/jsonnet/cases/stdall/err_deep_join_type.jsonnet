@@ -1,0 +1,1 @@
+std.deepJoin(['a', 1])

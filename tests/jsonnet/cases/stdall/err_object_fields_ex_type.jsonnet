@@ -1,0 +1,1 @@
+std.objectFieldsEx([1], true)

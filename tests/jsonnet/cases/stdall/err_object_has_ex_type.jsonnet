@@ -1,0 +1,1 @@
+std.objectHasEx({ a: 1 }, 'a', 'yes')
