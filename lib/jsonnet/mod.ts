@@ -55,8 +55,12 @@ export interface EvaluateJsonnetOptions {
   importResolver?: ImportResolver;
   /** Maximum stack depth (default 500). */
   maxStack?: number;
-  /** Evaluation budget. */
-  budget?: { maxSteps?: number; timeoutMs?: number };
+  /**
+   * Evaluation budget: steps (work inside std functions included), wall-clock milliseconds and
+   * `maxMemory`, the largest single array/string (default 10 000 000 elements or code units).
+   * Exceeding one raises a {@link JsonnetError} with code `budget_exceeded`.
+   */
+  budget?: { maxSteps?: number; timeoutMs?: number; maxMemory?: number };
 }
 
 /**
