@@ -8,6 +8,7 @@
 import type { Graph, JsonValue, Resource } from "../graph/graph.ts";
 import type { IssueCollector } from "./issues.ts";
 import { setById } from "../graph/dense.ts";
+import { nameItems } from "./rules/list_values.ts";
 
 /** A `[[retype_relation]]` rule (reference M55–M57). */
 export interface RetypeRule {
@@ -23,26 +24,13 @@ export interface RetypeRule {
   file?: string;
 }
 
-/** Splits a cell or property value into names: arrays as-is, strings on commas, trimmed. */
+/**
+ * Splits a cell or property value into names: the list rule shared with `create_from`
+ * (M21, M60, A17, M5; see rules/list_values.ts): arrays element-wise, JSON-array text as its
+ * elements, strings on commas, trimmed, empty items dropped.
+ */
 export function splitNames(value: JsonValue | undefined): string[] {
-  if (value === null || value === undefined) return [];
-  if (Array.isArray(value)) {
-    return value.flatMap((
-      v,
-    ) => (typeof v === "string" || typeof v === "number" ? splitNames(v) : []));
-  }
-  if (typeof value === "number") return [String(value)];
-  if (typeof value !== "string") return [];
-  if (!value.includes(",")) {
-    const t = value.trim();
-    return t === "" ? [] : [t];
-  }
-  const out: string[] = [];
-  for (const part of value.split(",")) {
-    const t = part.trim();
-    if (t !== "") out.push(t);
-  }
-  return out;
+  return nameItems(value);
 }
 
 /** Options of {@link autoLink}. */

@@ -9,6 +9,7 @@ import { evaluateCondition } from "../rules/conditions.ts";
 import { RuleError } from "../rules/errors.ts";
 import { followPath, propertyValues } from "../rules/paths.ts";
 import { renderDeep } from "../rules/scope.ts";
+import { listItems } from "../rules/list_values.ts";
 import type { CreateRule } from "./compile.ts";
 import type { BlockRun } from "./run.ts";
 
@@ -20,26 +21,20 @@ interface Item {
 }
 
 /**
- * Items of a `create_from` value (M21): array elements; a string split on commas (trimmed,
- * empty items dropped; a Tera-displayed list `[a, b]` loses its brackets first, M5); any other
- * scalar as one item; missing or null as none.
+ * Items of a `create_from` value (M21): the list rule shared with auto-linking (M60, A17; see
+ * rules/list_values.ts): array elements; JSON-array text as its elements; a Tera-displayed
+ * list `[a, b]` loses its brackets (M5); a string split on commas (trimmed, empty items
+ * dropped); any other scalar as one item; missing or null as none.
  *
  * @example
  * ```ts
  * import { itemsOf } from "./create_resource.ts";
  * console.log(itemsOf("email, sms,")); // ["email", "sms"]
+ * console.log(itemsOf('["a","b"]')); // ["a", "b"]
  * ```
  */
 export function itemsOf(value: JsonValue | undefined): JsonValue[] {
-  if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value;
-  if (typeof value === "string") {
-    // A list rendered by Tera into a string property (`[a, b]`) is read back as that list (M5).
-    const t = value.trim();
-    const inner = t.startsWith("[") && t.endsWith("]") ? t.slice(1, -1) : t;
-    return inner.split(",").map((s) => s.trim()).filter((s) => s !== "");
-  }
-  return [value];
+  return listItems(value);
 }
 
 /** Runs a create_resource block over its origins. */

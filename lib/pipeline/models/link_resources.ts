@@ -8,22 +8,19 @@ import type { JsonValue, Resource } from "../../graph/graph.ts";
 import { evaluateCondition } from "../rules/conditions.ts";
 import { propertyValues } from "../rules/paths.ts";
 import { isTemplate, renderDeep } from "../rules/scope.ts";
+import { nameItems } from "../rules/list_values.ts";
 import type { LinkRule } from "./compile.ts";
 import type { BlockRun } from "./run.ts";
 
-/** Join keys of a value (M51): array elements / comma items (trimmed) and the whole string. */
+/** Join keys of a value (M51): array elements / list items (trimmed) and the whole string. */
 export function joinKeys(value: JsonValue | undefined): string[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value.flatMap((v) => joinKeys(v));
   if (typeof value === "object") return [];
   const s = String(value);
   const keys = new Set<string>([s.trim()]);
-  if (typeof value === "string" && s.includes(",")) {
-    for (const part of s.split(",")) {
-      const t = part.trim();
-      if (t) keys.add(t);
-    }
-  }
+  // Items by the list rule shared with create_from and auto-linking (rules/list_values.ts).
+  if (typeof value === "string" && /[,[]/.test(s)) { for (const t of nameItems(s)) keys.add(t); }
   keys.delete("");
   return [...keys];
 }
