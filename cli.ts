@@ -40,8 +40,17 @@ const EXIT_USAGE = 2;
 
 class UsageError extends Error {}
 
-function editionFromEnv(): Edition {
-  return Deno.env.get("GRAPHSVC_EDITION") === "ee" ? "ee" : "ce";
+const EDITIONS: readonly Edition[] = ["ce", "ee"];
+
+/** `ce` or `ee`; anything else is a usage error naming where it came from (CL21). */
+function parseEdition(value: string, from: string): Edition {
+  if ((EDITIONS as readonly string[]).includes(value)) return value as Edition;
+  throw new UsageError(`${from}: unknown edition '${value}' (expected ce or ee)`);
+}
+
+function editionFromEnv(): Edition | string {
+  const value = Deno.env.get("GRAPHSVC_EDITION");
+  return value === undefined || value === "" ? "ce" : value;
 }
 
 function makeLogger(level: Level, edition: Edition): (l: string, text: string) => void {
@@ -119,6 +128,7 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
   } catch {
     throw new UsageError(`data directory '${opts.dataDir}' does not exist`);
   }
+  warnDataDirLayout(opts.dataDir, opts.module.length > 0);
   const workspace = new DenoFsWorkspace(opts.dataDir);
   const modules = await resolveModules(opts.module);
   // Values set through the API persist across restarts; command-line values win (R23).
@@ -134,6 +144,36 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
     createTemplates: createTemplateRenderer,
     phases: defaultPhases,
   });
+}
+
+/**
+ * A data directory keeps its CSVs under `assets/` (A1): warn when it has none (unless modules
+ * bring the rules), or when it is itself an `assets/` folder or holds CSVs at its root.
+ */
+function warnDataDirLayout(dataDir: string, hasModules: boolean): void {
+  const isDir = (p: string) => {
+    try {
+      return Deno.statSync(p).isDirectory;
+    } catch {
+      return false;
+    }
+  };
+  if (isDir(`${dataDir}/assets`)) return;
+  const base = dataDir.replace(/\/+$/, "").split("/").pop() ?? "";
+  let csvAtRoot = false;
+  try {
+    for (const e of Deno.readDirSync(dataDir)) csvAtRoot ||= e.isFile && /\.csv$/i.test(e.name);
+  } catch { /* unreadable: the build reports it */ }
+  if (base === "assets" || csvAtRoot) {
+    console.error(
+      `WARN data directory '${dataDir}' looks like an assets/ folder itself (CSV files at its ` +
+        `root are not loaded); pass its parent directory as --data-dir`,
+    );
+  } else if (!hasModules) {
+    console.error(
+      `WARN data directory '${dataDir}' has no assets/ folder: no asset CSVs will be loaded`,
+    );
+  }
 }
 
 /** Manifest and parameter errors are usage errors, reported before any phase runs (CL21). */
@@ -166,6 +206,27 @@ function liveOptions(opts: GlobalOptions, readOnly: boolean): LiveOptions {
     protectWrites: opts.protectWrites ?? false,
     sync: syncUrl ? gitSync(opts.dataDir, syncUrl) : undefined,
   };
+}
+
+/** A port in use or an address that cannot be bound is a configuration error (CL21): exit 2. */
+async function serveOrUsageError(
+  port: number,
+  host: string,
+  run: () => Promise<void>,
+): Promise<void> {
+  try {
+    await run();
+  } catch (e) {
+    if (e instanceof Deno.errors.AddrInUse) {
+      throw new UsageError(
+        `port ${port} is already in use on ${host} (choose another with --port)`,
+      );
+    }
+    if (e instanceof Deno.errors.AddrNotAvailable) {
+      throw new UsageError(`cannot bind ${host}:${port}: address not available (--host)`);
+    }
+    throw e;
+  }
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -270,27 +331,28 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       engine.subscribe((e) => {
         if (e.kind === "line") log(e.level, e.text);
       });
-      await serve(engine, {
-        port: cmd.port,
-        hostname: cmd.host,
-        edition,
-        watchDir: cmd.watch ? opts.dataDir : undefined,
-        log,
-        live: liveOptions(opts, cmd.readOnly === true),
-        allowedHosts: cmd.allowedHost,
-        limits: {
-          headerTimeoutMs: cmd.headerTimeout,
-          bodyTimeoutMs: cmd.bodyTimeout,
-          idleTimeoutMs: cmd.idleTimeout,
-          maxConnectionsPerClient: cmd.maxConnectionsPerClient,
-        },
-      });
+      await serveOrUsageError(cmd.port, cmd.host, () =>
+        serve(engine, {
+          port: cmd.port,
+          hostname: cmd.host,
+          edition,
+          watchDir: cmd.watch ? opts.dataDir : undefined,
+          log,
+          live: liveOptions(opts, cmd.readOnly === true),
+          allowedHosts: cmd.allowedHost,
+          limits: {
+            headerTimeoutMs: cmd.headerTimeout,
+            bodyTimeoutMs: cmd.bodyTimeout,
+            idleTimeoutMs: cmd.idleTimeout,
+            maxConnectionsPerClient: cmd.maxConnectionsPerClient,
+          },
+        }));
     });
 
   program
     .command("build")
     .description("run the pipeline once and print a summary (exit 1 on build errors)")
-    .option("--graph-json <file>", "write the graph as JSON")
+    .option("--graph-json <file>", "write the graph as JSON ('-': to stdout, summary to stderr)")
     .option(
       "--output-dir <dir>",
       "write every downloadable artifact to <dir>/<type>/<name>/<filename>",
@@ -311,18 +373,26 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
           : "info";
         log(level, formatIssue(issue));
       }
+      // `--graph-json -` keeps stdout valid JSON: the graph goes there, the summary to stderr.
+      const toStdout = cmd.graphJson === "-";
+      const print = toStdout ? console.error : console.log;
       if (status.status === "failed") {
-        console.log(`build failed: ${status.error}`);
+        print(`build failed: ${status.error}`);
         exit.code = EXIT_FAILED;
         return;
       }
       // A degraded build (rule errors only, O12) is written like a good one, and exits 1.
       if (status.status === "degraded") {
-        console.log(`build degraded: ${status.error}`);
+        print(`build degraded: ${status.error}`);
         exit.code = EXIT_FAILED;
       }
       const snap = engine.current;
-      if (cmd.graphJson) await writeFileAtomic(cmd.graphJson, JSON.stringify(snap.graph.toJSON()));
+      if (toStdout) {
+        const bytes = new TextEncoder().encode(JSON.stringify(snap.graph.toJSON()) + "\n");
+        for (let off = 0; off < bytes.length;) off += Deno.stdout.writeSync(bytes.subarray(off));
+      } else if (cmd.graphJson) {
+        await writeFileAtomic(cmd.graphJson, JSON.stringify(snap.graph.toJSON()));
+      }
       let written = 0;
       if (cmd.outputDir) {
         for (const a of snap.artifacts) {
@@ -341,7 +411,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       }
       const warnings = status.issues.filter((i) => i.severity === "warning").length;
       const s = snap.stats;
-      console.log(
+      print(
         `resources: ${s.resources}\nrelations: ${s.relations}\nfindings: ${s.findings}\nartifacts: ${s.artifacts}` +
           (cmd.outputDir ? ` (${written} written to ${cmd.outputDir})` : "") +
           `\nmodel passes: ${s.modelPasses}\nwarnings: ${warnings}`,
@@ -351,13 +421,29 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
 }
 
 /** Runs the CLI with `args`; resolves to the process exit code. */
-export async function main(args: string[], edition: Edition = editionFromEnv()): Promise<number> {
+export async function main(
+  args: string[],
+  editionOrEnv: Edition | string = editionFromEnv(),
+): Promise<number> {
   const exit = { code: EXIT_OK };
   let rest = args;
-  const flag = rest.indexOf("--edition");
-  if (flag >= 0 && rest[flag + 1]) {
-    edition = rest[flag + 1] === "ee" ? "ee" : "ce";
-    rest = [...rest.slice(0, flag), ...rest.slice(flag + 2)];
+  let edition: Edition;
+  try {
+    // The flag wins over the environment; each is checked where it is used.
+    const flag = rest.findIndex((a) => a === "--edition" || a.startsWith("--edition="));
+    if (flag < 0) edition = parseEdition(editionOrEnv, "GRAPHSVC_EDITION");
+    else {
+      const inline = rest[flag].startsWith("--edition=");
+      const value = inline ? rest[flag].slice("--edition=".length) : rest[flag + 1];
+      if (value === undefined || value.startsWith("-")) {
+        throw new UsageError("--edition needs a value (ce or ee)");
+      }
+      edition = parseEdition(value, "--edition");
+      rest = [...rest.slice(0, flag), ...rest.slice(flag + (inline ? 1 : 2))];
+    }
+  } catch (e) {
+    console.error(`error: ${(e as Error).message}`);
+    return EXIT_USAGE;
   }
   const program = buildProgram(edition, exit);
   try {

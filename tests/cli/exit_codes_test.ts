@@ -1,0 +1,114 @@
+/**
+ * Exit codes and output streams of the command line (reference CL18, CL20, CL21, CL22; issue 19
+ * item 3): every configuration error is 2 before any phase runs, `--edition` and
+ * GRAPHSVC_EDITION are checked, `--graph-json -` keeps stdout valid JSON, a port in use names
+ * the port, and a data directory laid out wrongly is warned about.
+ */
+import { assert, assertEquals } from "../_assert.ts";
+
+const root = new URL("../../", import.meta.url).pathname;
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}cli.ts`, ...args],
+    cwd: root,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+async function tempWorkspace(files: Record<string, string>): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "graphsvc-cli-" });
+  for (const [path, text] of Object.entries(files)) {
+    const full = `${dir}/${path}`;
+    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(full, text);
+  }
+  return dir;
+}
+
+Deno.test("CL21 configuration errors exit 2 before any phase: manifest, required param, module", async () => {
+  const bad = await tempWorkspace({ "assets/h.csv": "name\nx\n", "module.toml": "[module\n" });
+  const r1 = await cli(["--data-dir", bad, "build"]);
+  assertEquals(r1.code, 2, r1.stderr);
+  assert(r1.stderr.includes("module.toml"), r1.stderr);
+  const req = await tempWorkspace({
+    "assets/h.csv": "name\nx\n",
+    "module.toml": '[module]\nname = "m"\nversion = "1.0.0"\n[params.region]\nrequired = true\n',
+  });
+  const r2 = await cli(["--data-dir", req, "build"]);
+  assertEquals(r2.code, 2, r2.stderr);
+  assert(r2.stderr.includes("region"), r2.stderr);
+  assertEquals(r2.stdout, "", "no phase ran, no summary");
+  const r3 = await cli(["--data-dir", req, "--module", `${req}/nope`, "build"]);
+  assertEquals(r3.code, 2, r3.stderr);
+  assertEquals((await cli(["--data-dir", req, "--log-level", "loud", "build"])).code, 2);
+  assertEquals((await cli(["--data-dir", req, "--max-loop", "0", "build"])).code, 2);
+});
+
+Deno.test("CL1/CL21 --edition and GRAPHSVC_EDITION reject unknown values (exit 2)", async () => {
+  const r1 = await cli(["--edition", "xx", "--version"]);
+  assertEquals(r1.code, 2);
+  assert(r1.stderr.includes("unknown edition 'xx'"), r1.stderr);
+  assertEquals((await cli(["--edition"])).code, 2);
+  const r2 = await cli(["--version"], { GRAPHSVC_EDITION: "enterprise" });
+  assertEquals(r2.code, 2);
+  assert(r2.stderr.includes("GRAPHSVC_EDITION"), r2.stderr);
+  const r3 = await cli(["--edition=ee", "--version"]);
+  assertEquals(r3.code, 0, r3.stderr);
+  assert(r3.stdout.startsWith("graphsvc-ee "), r3.stdout);
+  const r4 = await cli(["--edition", "ce", "--version"], { GRAPHSVC_EDITION: "ee" });
+  assert(r4.stdout.startsWith("graphsvc-ce "), "the flag wins over the environment");
+});
+
+Deno.test("CL18/CL20 --graph-json - writes the graph to stdout and the summary to stderr", async () => {
+  const dir = await tempWorkspace({
+    "assets/service.csv": "name,database\napi,orders\n",
+    "assets/database.csv": "name\norders\n",
+  });
+  const r = await cli(["--data-dir", dir, "build", "--graph-json", "-"]);
+  assertEquals(r.code, 0, r.stderr);
+  const graph = JSON.parse(r.stdout);
+  assertEquals(graph.nodes.length, 2);
+  assert(r.stderr.includes("resources: 2"), r.stderr);
+  let exists = true;
+  try {
+    await Deno.stat(`${root}-`);
+  } catch {
+    exists = false;
+  }
+  assert(!exists, "no file named '-' was written");
+});
+
+Deno.test("CL21 serve on a port in use names the port and exits 2", async () => {
+  const dir = await tempWorkspace({ "assets/h.csv": "name\nx\n" });
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  try {
+    const r = await cli(["--data-dir", dir, "serve", "--port", String(port), "--no-watch"]);
+    assertEquals(r.code, 2, r.stderr);
+    assert(r.stderr.includes(`port ${port}`), r.stderr);
+    assert(!r.stderr.includes("    at "), "no stack trace");
+  } finally {
+    listener.close();
+  }
+});
+
+Deno.test("A1 a data directory without assets/, or that is an assets/ folder, is warned about", async () => {
+  const empty = await tempWorkspace({ "models/.keep": "" });
+  const r1 = await cli(["--data-dir", empty, "build"]);
+  assertEquals(r1.code, 0, r1.stderr);
+  assert(r1.stderr.includes("has no assets/ folder"), r1.stderr);
+  const parent = await tempWorkspace({ "assets/h.csv": "name\nx\n" });
+  const r2 = await cli(["--data-dir", `${parent}/assets`, "build"]);
+  assertEquals(r2.code, 0, r2.stderr);
+  assert(r2.stderr.includes("looks like an assets/ folder"), r2.stderr);
+  const ok = await cli(["--data-dir", parent, "build"]);
+  assert(!ok.stderr.includes("assets/ folder"), ok.stderr);
+});
