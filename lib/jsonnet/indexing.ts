@@ -7,7 +7,7 @@ import type { Loc } from "./ast.ts";
 import type { Evaluator } from "./evaluator.ts";
 import { typeName } from "./evaluator.ts";
 import { getField } from "./objects.ts";
-import { codePoints, cpLength } from "./strings.ts";
+import { codePoints, cpLength, escapeJson } from "./strings.ts";
 import { type Value, VArray, VObject } from "./values.ts";
 
 /** `target[idx]`. */
@@ -19,9 +19,10 @@ export function indexValue(ev: Evaluator, target: Value, idx: Value, loc: Loc): 
     return getField(ev, target, idx, loc);
   }
   if (target instanceof VArray) {
-    if (typeof idx !== "number") {
-      ev.error(loc, `attempted index an array with ${typeName(idx)} ${JSON.stringify(idx)}.`);
+    if (typeof idx === "string") {
+      ev.error(loc, `attempted index an array with string ${escapeJson(idx)}.`);
     }
+    if (typeof idx !== "number") ev.error(loc, `array index must be number, got ${typeName(idx)}.`);
     if (!Number.isInteger(idx)) ev.error(loc, `array index was not integer: ${idx}`);
     const n = target.elems.length;
     if (idx < 0 || idx >= n) ev.error(loc, `array bounds error: ${idx} not within [0, ${n})`);

@@ -287,3 +287,10 @@ Deno.test("fuzz: std functions with random arguments fail only with JsonnetError
     { ...params, numRuns: RUNS * 5 },
   );
 });
+
+Deno.test("fuzz regressions: indexing an array with an object/array/function", () => {
+  // Found by the grammar fuzzer: the message JSON.stringify'd a circular runtime object.
+  for (const idx of ["{}", "[1]", "function(x) x", "null", "true"]) {
+    onlyJsonnetErrors(idx, () => VM.evaluate(`[1][${idx}]`, "fuzz.jsonnet"));
+  }
+});
