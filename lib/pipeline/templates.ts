@@ -9,11 +9,14 @@ import type { JsonValue } from "../graph/graph.ts";
 import { TemplateEnvironment } from "../template/mod.ts";
 import { BuildCounters, createEngineExtensions } from "../template/extensions/mod.ts";
 import type { TemplateRenderer } from "./context.ts";
+import { BuildRandom } from "./models/random.ts";
 
 /** Options of {@link createTemplateRenderer}. */
 export interface TemplateRendererOptions {
   /** Clock read once per build for `now()` (tests pin it). */
   clock?: () => Date;
+  /** Seed of `get_random()` for this build (tests pin it; default: fresh entropy). */
+  seed?: number;
 }
 
 /**
@@ -34,13 +37,18 @@ export function createTemplateRenderer(
   const instant = (options.clock ?? (() => new Date()))().getTime();
   const counters = new BuildCounters();
   const extensions = createEngineExtensions({ counters, clock: () => new Date(instant) });
+  // Random values are stable within a build and restart with counters each pass (models/random.ts).
+  const random = new BuildRandom(options.seed);
   const env = new TemplateEnvironment({
     filters: extensions.filters,
-    functions: extensions.functions,
+    functions: { ...extensions.functions, get_random: (a) => random.getRandom(a) },
     tests: extensions.tests,
   });
   return {
     render: (source, context, name) => env.render(source, context, name),
-    resetCounters: () => counters.reset(),
+    resetCounters: () => {
+      counters.reset();
+      random.reset();
+    },
   };
 }
