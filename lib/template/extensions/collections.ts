@@ -15,6 +15,7 @@
  */
 
 import { search } from "@jmespath-community/jmespath";
+import "./jmespath_linear.ts";
 import { ExtensionError } from "./errors.ts";
 import {
   compactJson,
