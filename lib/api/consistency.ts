@@ -102,6 +102,9 @@ export function readConsistency(
     }
     pinned.set(c.req.raw, snapshot);
     await next();
-    c.res = withHeader(c.res, GENERATION_HEADER, String(snapshot.generation));
+    // A response that already names a generation (a GraphQL mutation's write) keeps it.
+    if (!c.res.headers.has(GENERATION_HEADER)) {
+      c.res = withHeader(c.res, GENERATION_HEADER, String(snapshot.generation));
+    }
   };
 }

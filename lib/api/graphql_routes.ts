@@ -11,10 +11,11 @@ import { buildGraphQLSchema } from "./graphql/schema.ts";
 import { createGraphQLHandler } from "./graphql/http.ts";
 import { GRAPHIQL_ASSETS, graphiqlHtml } from "./graphql/graphiql.ts";
 import { problem } from "./problem.ts";
-import { snapshotFor } from "./consistency.ts";
+import { GENERATION_HEADER, snapshotFor, withHeader } from "./consistency.ts";
 import {
   type MutableAsset,
   mutationFields,
+  type MutationRoot,
   type MutationWriter,
   refusingWriter,
 } from "./graphql/mutations.ts";
@@ -75,11 +76,17 @@ export function registerGraphQLRoutes(
     const request = c.req.raw;
     const snapshot = snapshotFor(engine, request);
     const mode = await mutationMode(request);
+    const root: MutationRoot = { generations: [] };
     const handler = createGraphQLHandler(() => ({
       schema: schemaOf(snapshot, mode),
       graph: snapshot.graph,
+      rootValue: root,
     }));
-    return handler(request);
+    const response = await handler(request);
+    // A request that wrote names the generation that will contain its writes.
+    if (root.generations.length === 0) return response;
+    const newest = root.generations.reduce((a, b) => Math.max(a, b));
+    return withHeader(response, GENERATION_HEADER, String(newest));
   });
   app.get("/graphiql", (c) => c.html(graphiqlHtml("/graphql")));
   app.get("/graphiql/assets/:file", async (c) => {

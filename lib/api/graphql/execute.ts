@@ -42,6 +42,8 @@ export interface ExecutionLimits {
   readonly maxCost?: number;
   /** Largest response in bytes (default {@link MAX_RESPONSE_BYTES}). */
   readonly maxResponseBytes?: number;
+  /** Root value handed to the root fields' resolvers (per request, e.g. to collect results). */
+  readonly rootValue?: unknown;
 }
 
 /** A GraphQL request as sent by clients (GraphQL-over-HTTP). */
@@ -133,6 +135,7 @@ export async function executeDocument(
     schema,
     document,
     contextValue: context,
+    rootValue: limits.rootValue,
     variableValues: variables ?? undefined,
     operationName: operationName ?? undefined,
     abortSignal: signal,

@@ -17,6 +17,8 @@ export interface GraphQLState {
   readonly schema: GraphQLSchema;
   /** The published graph. */
   readonly graph: Graph;
+  /** Root value of the request's operation (mutations record what they wrote in it). */
+  readonly rootValue?: unknown;
 }
 
 /** Options of {@link createGraphQLHandler}. */
@@ -99,7 +101,7 @@ export function createGraphQLHandler(
 ): (request: Request) => Promise<Response> {
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   return async (request: Request): Promise<Response> => {
-    const { schema, graph } = getState();
+    const { schema, graph, rootValue } = getState();
     let parsed: ParsedRequest;
     try {
       parsed = await readRequest(request, maxBodyBytes);
@@ -130,6 +132,7 @@ export function createGraphQLHandler(
           parsed.variables,
           parsed.operationName,
           request.signal,
+          { rootValue },
         );
       } catch (e) {
         return problemResponse(500, `GraphQL execution failed: ${(e as Error).message}`);

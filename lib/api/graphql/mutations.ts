@@ -48,6 +48,15 @@ export interface MutationWriter {
   delete(type: string, name: string): Promise<RowWriteResult>;
 }
 
+/**
+ * Per-request root value of the GraphQL endpoint: the mutations record the generation of every
+ * write they made, so the response can name it in `Graphsvc-Generation`.
+ */
+export interface MutationRoot {
+  /** Generations of the writes made by this request's mutations. */
+  readonly generations: number[];
+}
+
 /** The result object of every mutation. */
 interface MutationResult {
   success: boolean;
@@ -148,21 +157,22 @@ export function mutationFields(
       type: new GraphQLNonNull(result),
       description: `Adds a \`${type}\` row; fails when its key exists.`,
       args: { input: { type: new GraphQLNonNull(input) } },
-      resolve: (_root, args: { input: Record<string, unknown> }) =>
-        outcome(() => writer.add(type, toRow(args.input))),
+      resolve: (root, args: { input: Record<string, unknown> }) =>
+        outcome(root, () => writer.add(type, toRow(args.input))),
     };
     fields[names.claim(`Change${pascal}`)] = {
       type: new GraphQLNonNull(result),
       description: `Merges the given fields into the \`${type}\` row \`name\`.`,
       args: { name, input: { type: new GraphQLNonNull(patch) } },
-      resolve: (_root, args: { name: string; input: Record<string, unknown> }) =>
-        outcome(() => writer.change(type, args.name, toRow(args.input))),
+      resolve: (root, args: { name: string; input: Record<string, unknown> }) =>
+        outcome(root, () => writer.change(type, args.name, toRow(args.input))),
     };
     fields[names.claim(`Delete${pascal}`)] = {
       type: new GraphQLNonNull(result),
       description: `Deletes the \`${type}\` row \`name\`.`,
       args: { name },
-      resolve: (_root, args: { name: string }) => outcome(() => writer.delete(type, args.name)),
+      resolve: (root, args: { name: string }) =>
+        outcome(root, () => writer.delete(type, args.name)),
     };
   }
   return fields;
@@ -198,9 +208,13 @@ function inputColumns(asset: MutableAsset): InputColumn[] {
   });
 }
 
-async function outcome(write: () => Promise<RowWriteResult>): Promise<MutationResult> {
+async function outcome(
+  root: unknown,
+  write: () => Promise<RowWriteResult>,
+): Promise<MutationResult> {
   try {
     const r = await write();
+    (root as Partial<MutationRoot> | undefined)?.generations?.push(r.generation);
     return { success: true, message: r.message, generation: r.generation };
   } catch (e) {
     if (e instanceof WriteError) return { success: false, message: e.message, generation: null };
