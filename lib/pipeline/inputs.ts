@@ -26,8 +26,9 @@ function normalize(path: string): string | undefined {
 
 /**
  * Resolves and parses a `json!` reference made by `from`: `input/` of the data directory, then
- * `input/` of the referencing layer, then the referencing file's folder, then the layer root
- * (some published modules write `data/x.json`). Results are cached per build in `cache`.
+ * `input/` of the referencing layer, then the referencing file's folder, then the layer root,
+ * then the data directory root (A25; some published modules write `data/x.json`; root files
+ * are read by workspace/root_inputs.ts). Results are cached per build in `cache`.
  * Throws a `ParseError` (code `json_syntax`, with line and column) when the file holds invalid JSON.
  */
 export function readJsonInput(
@@ -42,6 +43,9 @@ export function readJsonInput(
     [from.layer, normalize(`${dirOf(from.relPath)}/${ref}`)],
     [from.layer, normalize(ref)],
     [from.layer, normalize(ref.replace(/^data\//, ""))],
+    // A25: the data directory root, also for rule files of modules.
+    [sources.data, normalize(ref)],
+    [sources.data, normalize(ref.replace(/^data\//, ""))],
   ];
   for (const [layer, path] of candidates) {
     if (!path) continue;

@@ -11,6 +11,7 @@
 import { type Workspace, WorkspaceUnavailableError } from "./workspace.ts";
 import { ParseError } from "../formats/errors.ts";
 import { rejectNul } from "../formats/encoding.ts";
+import { addRootJsonInputs } from "./root_inputs.ts";
 
 /** Folders read into a layer (relative to the layer root). */
 export const LAYER_FOLDERS = [
@@ -73,12 +74,14 @@ export interface LayerSource {
 
 /**
  * Loads a layer. A module whose root has no `module.toml` but a `data/module.toml` is rooted at
- * `data/` (reference MP2).
+ * `data/` (reference MP2). Root-level files named by `json!` in rule files of this layer or of
+ * `jsonRefsFrom` are read too (A25, root_inputs.ts).
  */
 export async function loadLayer(
   id: string,
   workspace: Workspace,
   isDataDir: boolean,
+  jsonRefsFrom: readonly Layer[] = [],
 ): Promise<Layer> {
   let prefix = "";
   let manifestText = await workspace.readText("module.toml");
@@ -108,6 +111,7 @@ export async function loadLayer(
       }
     }
   }
+  await addRootJsonInputs(files, workspace, prefix, jsonRefsFrom);
   return {
     id,
     isDataDir,
@@ -143,7 +147,7 @@ export async function loadSourceSet(
     }
     moduleLayers.push(await loadLayer(m.id, m.workspace, false));
   }
-  return { modules: moduleLayers, data: await loadLayer("data", dataDir, true) };
+  return { modules: moduleLayers, data: await loadLayer("data", dataDir, true, moduleLayers) };
 }
 
 /** Every layer in rule order: modules first, the data directory last. */
