@@ -17,36 +17,19 @@ import {
 } from "./objects.ts";
 import { indexValue, sliceValue } from "./indexing.ts";
 import { manifestCompact } from "./manifest_json.ts";
+import {
+  DEFAULT_MAX_MEMORY,
+  type EvalHost,
+  type EvalLimits,
+  isStackOverflow,
+} from "./eval_host.ts";
 
-/** Host services the evaluator needs (imports, external variables). */
-export interface EvalHost {
-  importFile(
-    kind: "import" | "importstr" | "importbin",
-    path: string,
-    from: string,
-    loc: Loc,
-  ): Value;
-  extVar(name: string): Value | undefined;
-  trace(message: string): void;
-}
-
-/** Limits that protect the host from runaway programs. */
-export interface EvalLimits {
-  /** Maximum Jsonnet stack depth (default 500, like the reference binary). */
-  maxStack?: number;
-  /** Maximum number of evaluation steps (unbounded when omitted). */
-  maxSteps?: number;
-  /** Absolute deadline in epoch milliseconds (unbounded when omitted). */
-  deadline?: number;
-  /**
-   * Largest single array or string a builtin, operator or comprehension may build, in elements
-   * or UTF-16 code units (default {@link DEFAULT_MAX_MEMORY}). Checked before allocating.
-   */
-  maxMemory?: number;
-}
-
-/** Default {@link EvalLimits.maxMemory}: ten million elements / code units per value. */
-export const DEFAULT_MAX_MEMORY = 10_000_000;
+export {
+  DEFAULT_MAX_MEMORY,
+  type EvalHost,
+  type EvalLimits,
+  isStackOverflow,
+} from "./eval_host.ts";
 
 class TailCall {
   constructor(
@@ -429,11 +412,6 @@ export class Evaluator {
   toStr(v: Value, loc: Loc): string {
     return typeof v === "string" ? v : manifestCompact(this, v, loc);
   }
-}
-
-/** Whether `e` is the JS engine's stack overflow (as opposed to other RangeErrors). */
-export function isStackOverflow(e: unknown): boolean {
-  return e instanceof RangeError && /call stack|too much recursion/i.test(e.message);
 }
 
 /** The Jsonnet type name of a value. */
