@@ -13,6 +13,8 @@ import { problem } from "./problem.ts";
 
 /** Response header naming the generation a read was answered from, or a write will appear in. */
 export const GENERATION_HEADER = "Graphsvc-Generation";
+/** Response header with the outcome of the newest build attempt: `ok`, `degraded`, `failed`. */
+export const BUILD_STATUS_HEADER = "Graphsvc-Build-Status";
 /** Request header asking for a snapshot of at least this generation. */
 export const MIN_GENERATION_HEADER = "Graphsvc-Min-Generation";
 /** Default bound of the wait for a generation (milliseconds). */

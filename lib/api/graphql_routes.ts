@@ -20,6 +20,7 @@ import {
   refusingWriter,
 } from "./graphql/mutations.ts";
 import { assetType } from "../pipeline/assets.ts";
+import { formatIssue } from "../pipeline/issues.ts";
 
 /** Reads a static file by path relative to `node_modules/`; `undefined` when missing. */
 export type StaticAssetReader = (path: string) => Promise<Uint8Array<ArrayBuffer> | undefined>;
@@ -77,10 +78,24 @@ export function registerGraphQLRoutes(
     const snapshot = snapshotFor(engine, request);
     const mode = await mutationMode(request);
     const root: MutationRoot = { generations: [] };
+    const status = engine.status;
     const handler = createGraphQLHandler(() => ({
       schema: schemaOf(snapshot, mode),
       graph: snapshot.graph,
       rootValue: root,
+      // Clients see when the newest build is not ok and which graph they were answered from.
+      extensions: status && status.status !== "ok"
+        ? {
+          build: {
+            generation: status.generation,
+            status: status.status,
+            served_generation: snapshot.generation,
+            errors: status.issues.filter((i) => i.severity === "error").slice(0, 20)
+              .map(formatIssue),
+            error_count: status.errorCount,
+          },
+        }
+        : undefined,
     }));
     const response = await handler(request);
     // A request that wrote names the generation that will contain its writes.

@@ -9,7 +9,7 @@ import type { Hono, MiddlewareHandler } from "hono";
 import type { GraphEngine } from "../engine.ts";
 import { WriteService } from "../writes/service.ts";
 import { checkApiToken } from "./auth.ts";
-import { readConsistency } from "./consistency.ts";
+import { BUILD_STATUS_HEADER, readConsistency, withHeader } from "./consistency.ts";
 import type { MutationMode } from "./graphql_routes.ts";
 import { type MutationWriter, refusingWriter } from "./graphql/mutations.ts";
 import { registerAssetWriteRoutes } from "./rest/asset_writes.ts";
@@ -70,6 +70,12 @@ export function registerLiveService(
     enabled: options.writes ?? true,
   });
 
+  // Every response says how the newest build attempt went (ok, degraded or failed).
+  app.use("*", async (c, next) => {
+    await next();
+    const status = engine.status?.status;
+    if (status) c.res = withHeader(c.res, BUILD_STATUS_HEADER, status);
+  });
   const consistent = readConsistency(engine, options.generationWaitMs);
   const onReads: MiddlewareHandler = (c, next) =>
     c.req.method === "GET" || c.req.method === "HEAD" ? consistent(c, next) : next();

@@ -369,3 +369,23 @@ Deno.test("O18 a burst of writes during a build coalesces into one rebuild that 
   assertEquals(engine.current.generation, running + 1);
   assertEquals(engine.current.graph.resourcesOf("site").length, 5);
 });
+
+Deno.test("19.2 every response names the newest build's outcome; GraphQL adds extensions.build when not ok", async () => {
+  const ok = await setup();
+  const res = await ok.call("/api/features");
+  assertEquals(res.headers.get("graphsvc-build-status"), "ok");
+  assertEquals((await ok.gql("{ countNodes }")).body.extensions, undefined);
+
+  const degraded = await setup({}, {
+    "assets/host.csv": "name\nweb-1\nweb-2\n",
+    "models/host.toml": 'origin_resource = "host"\n[[create_resource]]\nresource_type = "disk"\n' +
+      'name = "{{ origin_resource.name }}-disk"\n[create_resource.properties]\n' +
+      "gb = \"{% if origin_resource.name == 'web-2' %}{{ nope }}{% endif %}10\"\n",
+  });
+  const { res: r, body } = await degraded.gql("{ countNodes }");
+  assertEquals(r.headers.get("graphsvc-build-status"), "degraded");
+  assertEquals(body.extensions.build.status, "degraded");
+  assertEquals(body.extensions.build.error_count, 1);
+  assert(body.extensions.build.errors[0].includes("models/host.toml"));
+  assertEquals(body.data.countNodes, 4);
+});

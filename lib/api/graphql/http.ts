@@ -19,6 +19,8 @@ export interface GraphQLState {
   readonly graph: Graph;
   /** Root value of the request's operation (mutations record what they wrote in it). */
   readonly rootValue?: unknown;
+  /** Entries added to the result's `extensions` (e.g. the status of a degraded build). */
+  readonly extensions?: Readonly<Record<string, unknown>>;
 }
 
 /** Options of {@link createGraphQLHandler}. */
@@ -101,7 +103,7 @@ export function createGraphQLHandler(
 ): (request: Request) => Promise<Response> {
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   return async (request: Request): Promise<Response> => {
-    const { schema, graph, rootValue } = getState();
+    const { schema, graph, rootValue, extensions } = getState();
     let parsed: ParsedRequest;
     try {
       parsed = await readRequest(request, maxBodyBytes);
@@ -138,6 +140,7 @@ export function createGraphQLHandler(
         return problemResponse(500, `GraphQL execution failed: ${(e as Error).message}`);
       }
     }
+    if (extensions) result = { ...result, extensions: { ...result.extensions, ...extensions } };
     const contentType = responseType(request.headers.get("accept"));
     // GraphQL over HTTP: with application/graphql-response+json, a result without `data` (parse,
     // validation, variable or limit errors: the request was not executed) is a 400; with
