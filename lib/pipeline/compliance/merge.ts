@@ -8,7 +8,8 @@ import type { JsonValue } from "../../graph/graph.ts";
 /**
  * Aggregates `incoming` into `existing` (C40): both sides are seen as lists (a scalar is a
  * one-element list, each element of an incoming array is appended), duplicates are dropped by deep
- * equality, and a single remaining element is stored as a scalar.
+ * equality, empty strings (empty CSV cells, A12) are dropped next to other values, and a single
+ * remaining element is stored as a scalar.
  *
  * @example
  * ```ts
@@ -21,7 +22,9 @@ export function aggregate(existing: JsonValue | undefined, incoming: JsonValue):
   if (Array.isArray(existing)) { for (const v of existing) pushUnique(out, v); }
   if (Array.isArray(incoming)) { for (const v of incoming) pushUnique(out, v); }
   else pushUnique(out, incoming);
-  return out.length === 1 ? out[0] : out;
+  // An empty CSV cell is an empty value (A12), not an item: `""` + `"pci"` is `"pci"`.
+  const items = out.length > 1 ? out.filter((v) => v !== "") : out;
+  return items.length === 1 ? items[0] : items;
 }
 
 function pushUnique(list: JsonValue[], v: JsonValue): void {

@@ -43,7 +43,8 @@ export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): 
 /**
  * Applies model-phase writes, counting effective changes. Overwriting a property with a
  * different value logs a warning (M80) unless the previous value came from the same rule and
- * origin (a re-run in a later pass); each conflicting (resource, property) warns once.
+ * origin (a re-run in a later pass); each writer (rule and origin) overwriting another's value
+ * of a (resource, property) warns once.
  */
 export class GraphWriter {
   #created = 0;
@@ -153,9 +154,12 @@ export class GraphWriter {
     }
     if (!(key in start)) start[key] = old;
     if (old !== undefined && previous !== owner) {
-      const id = `${resource.id}\u0000${key}`;
-      if (!this.#conflicts.has(id)) {
-        this.#conflicts.add(id);
+      // Every writer that overwrites another's value warns once per property (M80); the writer
+      // it displaced is remembered too, so later passes re-running both stay quiet.
+      const id = `${resource.id}\u0000${key}\u0000`;
+      if (previous !== undefined) this.#conflicts.add(id + previous);
+      if (!this.#conflicts.has(id + owner)) {
+        this.#conflicts.add(id + owner);
         this.#issues.warn(
           "model_property_overwritten",
           `${resource.type} '${resource.name}': property '${key}' overwritten: ${show(old)} -> ${
