@@ -13,7 +13,7 @@ import { emptyManifest, type ModuleManifest } from "./workspace/manifest.ts";
 import type { Artifact, TemplateRenderer } from "./pipeline/context.ts";
 import {
   type AssetTableInfo,
-  buildGraph,
+  buildGraphSliced,
   type BuildOutcome,
   type BuildStats,
   type RulePhases,
@@ -323,7 +323,8 @@ export class GraphEngine {
           (moduleCount > 0 ? ` and ${moduleCount} module(s)` : ""),
       );
       const sources = await loadSourceSet(this.#options.workspace, this.#options.modules ?? []);
-      const result = buildGraph(sources, {
+      // Sliced: readers keep being answered from the current snapshot while this builds.
+      const result = await buildGraphSliced(sources, {
         params: this.#params,
         maxLoop: this.#options.maxLoop,
         removeOrphanedAssets: this.#options.removeOrphanedAssets,

@@ -19,6 +19,7 @@ import type { PhaseContext } from "./context.ts";
 import { splitNames } from "./linking.ts";
 import { describeError } from "./errors.ts";
 import { compileConditions, type Condition, evaluateCondition } from "./rules/conditions.ts";
+import { runSteps, type Steps } from "./slicing.ts";
 
 /** An asset file after parsing, before its rows become resources. */
 export interface LoadedAsset {
@@ -44,9 +45,15 @@ export function assetType(path: string, declaration?: AssetDeclaration): string 
 
 /** Parses every asset CSV of the data directory; broken files are reported and skipped. */
 export function loadAssetFiles(ctx: PhaseContext): LoadedAsset[] {
+  return runSteps(assetFileSteps(ctx));
+}
+
+/** {@link loadAssetFiles} as steps: a pause point after every file. */
+function* assetFileSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
   const out: LoadedAsset[] = [];
   for (const file of filesIn(ctx.sources, "assets", [".csv"])) {
     if (!file.layer.isDataDir) continue; // assets are read from the data directory only (O15)
+    yield;
     const declaration = ctx.manifest.assets.get(baseName(file.relPath));
     try {
       const csv = parseCsv(file.text, file.displayPath);
@@ -129,13 +136,28 @@ export function keyColumnIndex(header: readonly string[]): number {
  * (A20); multi-value cells of relation columns are stored as arrays of names (A17–A18).
  */
 export function runAssetPhase(ctx: PhaseContext): LoadedAsset[] {
-  const assets = loadAssetFiles(ctx);
+  return runSteps(assetPhaseSteps(ctx));
+}
+
+/**
+ * {@link runAssetPhase} as steps (see `slicing.ts`): pauses between files and every
+ * {@link ROWS_PER_STEP} rows.
+ */
+export function* assetPhaseSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
+  const assets = yield* assetFileSteps(ctx);
   const assetTypes = new Set(assets.map((a) => a.type));
-  for (const asset of assets) loadRows(ctx, asset, assetTypes);
+  for (const asset of assets) yield* loadRows(ctx, asset, assetTypes);
   return assets;
 }
 
-function loadRows(ctx: PhaseContext, asset: LoadedAsset, assetTypes: ReadonlySet<string>): void {
+/** Asset rows loaded between two pause points of {@link assetPhaseSteps}. */
+const ROWS_PER_STEP = 64;
+
+function* loadRows(
+  ctx: PhaseContext,
+  asset: LoadedAsset,
+  assetTypes: ReadonlySet<string>,
+): Steps<void> {
   const { csv, declaration, file, type } = asset;
   const header = csv.header;
   const keyIndex = keyColumnIndex(header);
@@ -157,7 +179,12 @@ function loadRows(ctx: PhaseContext, asset: LoadedAsset, assetTypes: ReadonlySet
       return;
     }
   }
+  let tick = 0;
   for (const row of csv.rows) {
+    if (++tick === ROWS_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     const properties: Properties = {};
     const raw: Record<string, string> = {};
     header.forEach((column, i) => {

@@ -16,22 +16,34 @@ import {
 import { filesIn, layersInOrder, type SourceFile, type SourceSet } from "../workspace/sources.ts";
 import type { Artifact, PhaseContext, PipelineOptions, TemplateRenderer } from "./context.ts";
 import { type BuildIssue, formatIssue, IssueCollector } from "./issues.ts";
-import { runAssetPhase } from "./assets.ts";
-import { autoLink, type RetypeRule } from "./linking.ts";
+import { assetPhaseSteps } from "./assets.ts";
+import { autoLinkSteps, type RetypeRule } from "./linking.ts";
 import { resolveParams } from "./params.ts";
 import { readJsonInput } from "./inputs.ts";
 import { describeError } from "./errors.ts";
+import {
+  isSteps,
+  runSteps,
+  runStepsSliced,
+  type SliceOptions,
+  type Steps,
+  type StepsOr,
+} from "./slicing.ts";
 
-/** A rule phase plugged into the pipeline (models, compliance, outputs). */
+/**
+ * A rule phase plugged into the pipeline (models, compliance, outputs). A phase returns its
+ * result, or {@link Steps} producing it: a generator that yields where the build may pause, so
+ * {@link buildGraphSliced} can interleave it with other work (the default phases do).
+ */
 export interface RulePhases {
   /** Collects `[[retype_relation]]` rules before the first auto-linking (M57). */
   collectRetypeRules?(ctx: PhaseContext): RetypeRule[];
   /** The model phase. */
-  models?(ctx: PhaseContext): { passes: number; converged: boolean };
+  models?(ctx: PhaseContext): StepsOr<{ passes: number; converged: boolean }>;
   /** The compliance phase. */
-  compliance?(ctx: PhaseContext): void;
+  compliance?(ctx: PhaseContext): StepsOr<void>;
   /** The output phase. */
-  outputs?(ctx: PhaseContext): void;
+  outputs?(ctx: PhaseContext): StepsOr<void>;
 }
 
 /** Options of {@link buildGraph}. */
@@ -110,8 +122,8 @@ export interface BuildResult {
 }
 
 /**
- * Runs the whole pipeline over `sources`. Never throws for bad input: every problem becomes a
- * {@link BuildIssue}; `ok` is false when any of them is an error.
+ * Runs the whole pipeline over `sources`, synchronously. Never throws for bad input: every
+ * problem becomes a {@link BuildIssue}; `ok` is false when any of them is an error.
  *
  * @example
  * ```ts ignore
@@ -120,6 +132,37 @@ export interface BuildResult {
  * ```
  */
 export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResult {
+  return runSteps(buildSteps(sources, options));
+}
+
+/** Options of {@link buildGraphSliced}: build options plus slicing (`sliceMs`, `signal`). */
+export type SlicedBuildOptions = BuildOptions & SliceOptions;
+
+/**
+ * Runs the same pipeline as {@link buildGraph} (same result) in slices of at most `sliceMs`
+ * (default 4 ms, as far as the phases' pause points allow), giving the event loop a turn between
+ * slices: a server keeps answering from its published snapshot while this builds. Phase
+ * timings in the stats are wall-clock times, pauses included. Rejects with the signal's reason
+ * when `signal` aborts.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await buildGraphSliced(await loadSourceSet(workspace), {
+ *   createTemplates,
+ *   sliceMs: 4,
+ * });
+ * console.log(result.stats.resources, result.ok);
+ * ```
+ */
+export function buildGraphSliced(
+  sources: SourceSet,
+  options: SlicedBuildOptions,
+): Promise<BuildResult> {
+  return runStepsSliced(buildSteps(sources, options), options);
+}
+
+/** The pipeline as {@link Steps}: what both {@link buildGraph} and {@link buildGraphSliced} run. */
+export function* buildSteps(sources: SourceSet, options: BuildOptions): Steps<BuildResult> {
   const log = options.log ?? (() => {});
   const issues = new IssueCollector((issue) => {
     const level = issue.severity === "error"
@@ -131,15 +174,6 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
   });
   const graph = new Graph();
   const timings: Record<string, number> = {};
-  const timed = <T>(phase: string, fn: () => T): T => {
-    const start = performance.now();
-    try {
-      return fn();
-    } finally {
-      timings[phase] = Math.round((performance.now() - start) * 10) / 10;
-    }
-  };
-
   let manifest = emptyManifest();
   try {
     manifest = mergeManifests(layersInOrder(sources));
@@ -184,18 +218,22 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
   const phases = options.phases ?? {};
   let modelPasses = 0;
 
-  const guarded = (phase: string, fn: () => void): void => {
+  /** Runs one phase; timed; anything it throws is reported, not thrown. */
+  function* guarded(phase: string, fn: () => StepsOr<void>): Steps<void> {
+    const start = performance.now();
     try {
-      timed(phase, fn);
+      yield* asSteps(fn());
     } catch (e) {
       // A phase must report problems as issues; anything escaping is a bug, reported not thrown.
       issues.error("internal_error", `${phase} phase failed: ${describeError(e)}`, { phase });
+    } finally {
+      timings[phase] = Math.round((performance.now() - start) * 10) / 10;
     }
-  };
+  }
 
   let assets: AssetTableInfo[] = [];
-  guarded("assets", () => {
-    assets = runAssetPhase(ctx).map((asset) => ({
+  yield* guarded("assets", function* () {
+    assets = (yield* assetPhaseSteps(ctx)).map((asset) => ({
       type: asset.type,
       file: asset.file.relPath.slice("assets/".length),
       header: asset.csv.header,
@@ -204,27 +242,34 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
   });
   const assetTypes = new Set(assets.map((a) => a.type));
   let retypeRules: RetypeRule[] = [];
-  guarded("retype", () => {
+  yield* guarded("retype", () => {
     retypeRules = phases.collectRetypeRules?.(ctx) ?? [];
   });
   const link = (phase: string, warnMissing: boolean) =>
-    guarded(`link:${phase}`, () => {
-      autoLink(graph, issues, { retypeRules, phase, warnMissing });
+    guarded(`link:${phase}`, function* () {
+      yield* autoLinkSteps(graph, issues, { retypeRules, phase, warnMissing });
     });
-  link("assets", false);
-  runRulePhase(
+  yield* link("assets", false);
+  yield* runRulePhase(
     ctx,
     "models",
-    phases.models && (() => {
-      modelPasses = phases.models!(ctx).passes;
-    }),
+    phases.models && function* () {
+      modelPasses = (yield* asSteps(phases.models!(ctx))).passes;
+    },
     guarded,
   );
-  link("models", false);
-  runRulePhase(ctx, "compliance", phases.compliance && (() => phases.compliance!(ctx)), guarded);
-  link("compliance", true);
-  if (ctx.options.removeOrphanedAssets) guarded("orphans", () => removeOrphans(ctx, assetTypes));
-  runRulePhase(ctx, "output", phases.outputs && (() => phases.outputs!(ctx)), guarded);
+  yield* link("models", false);
+  yield* runRulePhase(
+    ctx,
+    "compliance",
+    phases.compliance && (() => phases.compliance!(ctx)),
+    guarded,
+  );
+  yield* link("compliance", true);
+  if (ctx.options.removeOrphanedAssets) {
+    yield* guarded("orphans", () => removeOrphans(ctx, assetTypes));
+  }
+  yield* runRulePhase(ctx, "output", phases.outputs && (() => phases.outputs!(ctx)), guarded);
 
   graph.seal();
   const all = [...issues.all];
@@ -253,14 +298,20 @@ export function buildGraph(sources: SourceSet, options: BuildOptions): BuildResu
   };
 }
 
-function runRulePhase(
+/** Steps of a phase that returned either steps or its result directly. */
+function* asSteps<T>(value: StepsOr<T>): Steps<T> {
+  if (isSteps(value)) return yield* value as Steps<T>;
+  return value as T;
+}
+
+function* runRulePhase(
   ctx: PhaseContext,
   folder: "models" | "compliance" | "output",
-  run: (() => void) | undefined,
-  guarded: (phase: string, fn: () => void) => void,
-): void {
+  run: (() => StepsOr<void>) | undefined,
+  guarded: (phase: string, fn: () => StepsOr<void>) => Steps<void>,
+): Steps<void> {
   if (run) {
-    guarded(folder, run);
+    yield* guarded(folder, run);
     return;
   }
   const files = filesIn(ctx.sources, folder).filter((f) => !f.relPath.endsWith(".libsonnet"));
@@ -276,8 +327,10 @@ function runRulePhase(
 }
 
 /** Removes asset-origin resources without relations (reference A23). */
-function removeOrphans(ctx: PhaseContext, assetTypes: ReadonlySet<string>): void {
+function* removeOrphans(ctx: PhaseContext, assetTypes: ReadonlySet<string>): Steps<void> {
+  let tick = 0;
   for (const r of [...ctx.graph.resources()]) {
+    if ((++tick & 255) === 0) yield;
     if (!assetTypes.has(r.type)) continue;
     if (ctx.graph.outgoing(r).length === 0 && ctx.graph.incoming(r).length === 0) {
       ctx.graph.removeResource(r);

@@ -8,6 +8,7 @@
 import type { Graph, JsonValue, Resource } from "../graph/graph.ts";
 import type { IssueCollector } from "./issues.ts";
 import { setById } from "../graph/dense.ts";
+import { runSteps, type Steps } from "./slicing.ts";
 import { nameItems } from "./rules/list_values.ts";
 
 /** A `[[retype_relation]]` rule (reference M55–M57). */
@@ -64,6 +65,33 @@ export function autoLink(
   issues: IssueCollector,
   options: AutoLinkOptions = {},
 ): number {
+  return runSteps(autoLinkSteps(graph, issues, options));
+}
+
+/** Resources auto-linked between two pause points of {@link autoLinkSteps}. */
+const RESOURCES_PER_STEP = 64;
+
+/**
+ * {@link autoLink} as steps (see `slicing.ts`): pauses every {@link RESOURCES_PER_STEP}
+ * resources.
+ *
+ * @example
+ * ```ts
+ * import { Graph } from "../graph/graph.ts";
+ * import { IssueCollector } from "./issues.ts";
+ * import { autoLinkSteps } from "./linking.ts";
+ * import { runSteps } from "./slicing.ts";
+ * const g = new Graph();
+ * g.upsertResource("database", "db-1");
+ * g.upsertResource("service", "api", { database: "db-1" });
+ * console.log(runSteps(autoLinkSteps(g, new IssueCollector()))); // 1
+ * ```
+ */
+export function* autoLinkSteps(
+  graph: Graph,
+  issues: IssueCollector,
+  options: AutoLinkOptions = {},
+): Steps<number> {
   const retype = new Map<string, RetypeRule>();
   for (const rule of options.retypeRules ?? []) {
     retype.set(`${rule.originType}\u0000${rule.propertyKey}`, rule);
@@ -72,7 +100,17 @@ export function autoLink(
   const targetTypes = new Set([...types, ...[...retype.values()].map((r) => r.targetType)]);
   const state = linkState(graph, types, retype);
   let created = 0;
-  for (const resource of [...graph.resources()]) {
+  // Only resources that exist now: relations created below add none.
+  const resources: Resource[] = [];
+  for (const r of graph.resources()) {
+    if ((resources.push(r) & 4095) === 0) yield;
+  }
+  let tick = 0;
+  for (const resource of resources) {
+    if (++tick === RESOURCES_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     // Unchanged since a run that resolved every name: nothing new can be linked.
     if (state.done[resource.id] === graph.version(resource)) continue;
     let complete = true;

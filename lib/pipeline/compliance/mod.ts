@@ -33,6 +33,7 @@ import { reportRuleError, RuleError } from "../rules/errors.ts";
 import { compileControl } from "./compile.ts";
 import { ControlRun, warnAt } from "./run.ts";
 import { applyTarget } from "./targets.ts";
+import { runSteps, type Steps } from "../slicing.ts";
 
 export { aggregate, controlEntry, type ControlEntrySource, deepEqual } from "./merge.ts";
 export type { JsonValue } from "../../graph/graph.ts";
@@ -52,6 +53,21 @@ export { DEFAULT_ATTACH_RELATION, DEFAULT_FINDING_RELATION, FINDING_TYPE } from 
  * ```
  */
 export function runCompliancePhase(ctx: PhaseContext): void {
+  runSteps(compliancePhaseSteps(ctx));
+}
+
+/**
+ * {@link runCompliancePhase} as steps (see `slicing.ts`): pauses between targets and every few
+ * origins of a target.
+ *
+ * @example
+ * ```ts
+ * import { compliancePhaseSteps } from "./mod.ts";
+ * // buildGraph(sources, { createTemplates, phases: { compliance: compliancePhaseSteps } });
+ * console.log(typeof compliancePhaseSteps); // "function"
+ * ```
+ */
+export function* compliancePhaseSteps(ctx: PhaseContext): Steps<void> {
   const env = new RuleEnvironment(ctx, "compliance");
   const files = loadRuleFiles(ctx, "compliance", { blockKinds: ["control"] }, "compliance");
   for (const { source, parsed } of files) {
@@ -103,8 +119,9 @@ export function runCompliancePhase(ctx: PhaseContext): void {
         ids.add(control.id);
         const run = new ControlRun(env, prepared, block, auditId, control);
         for (const target of control.targets) {
+          yield;
           try {
-            applyTarget(run, target);
+            yield* applyTarget(run, target);
           } catch (e) {
             run.fail(target, e);
           }

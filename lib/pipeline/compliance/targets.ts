@@ -19,28 +19,40 @@ import {
 } from "./compile.ts";
 import { aggregate } from "./merge.ts";
 import { type ControlRun, MAX_ERRORS_PER_TARGET } from "./run.ts";
+import type { Steps } from "../slicing.ts";
 
-/** Applies one target; failures are reported per origin and never stop the other origins. */
-export function applyTarget(run: ControlRun, target: Target): void {
+/** Origins (or relations) a target handles between two pause points of a sliced build. */
+const ITEMS_PER_STEP = 8;
+
+/**
+ * Applies one target; failures are reported per origin and never stop the other origins. Steps
+ * (see `slicing.ts`): pauses every few origins.
+ */
+export function* applyTarget(run: ControlRun, target: Target): Steps<void> {
   switch (target.kind) {
     case "origin":
-      return perOrigin(run, target, target.originTypes, (o) => applyOrigin(run, target, o));
+      return yield* perOrigin(run, target, target.originTypes, (o) => applyOrigin(run, target, o));
     case "attach":
-      return perOrigin(run, target, target.originTypes, (o) => applyAttach(run, target, o));
+      return yield* perOrigin(run, target, target.originTypes, (o) => applyAttach(run, target, o));
     case "enrich":
-      return applyEnrich(run, target);
+      return yield* applyEnrich(run, target);
     case "map":
-      return perOrigin(run, target, target.originTypes, (o) => applyMap(run, target, o));
+      return yield* perOrigin(run, target, target.originTypes, (o) => applyMap(run, target, o));
   }
 }
 
-function perOrigin(
+function* perOrigin(
   run: ControlRun,
   target: Target,
   types: readonly string[],
   fn: (origin: Resource) => void,
-): void {
+): Steps<void> {
+  let tick = 0;
   for (const origin of run.origins(types)) {
+    if (++tick === ITEMS_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     try {
       if (run.matches(target, origin)) fn(origin);
     } catch (e) {
@@ -141,13 +153,23 @@ function linkFurther(
   }
 }
 
-function applyEnrich(run: ControlRun, target: EnrichTarget): void {
-  const relations = [...run.graph.relations()].filter((r) =>
-    r.source.type === target.originType && r.target.type === target.targetType &&
-    (target.relationType === undefined || r.type === target.relationType)
-  );
+function* applyEnrich(run: ControlRun, target: EnrichTarget): Steps<void> {
+  const relations = [];
+  let scanned = 0;
+  for (const r of run.graph.relations()) {
+    if ((++scanned & 1023) === 0) yield;
+    if (
+      r.source.type === target.originType && r.target.type === target.targetType &&
+      (target.relationType === undefined || r.type === target.relationType)
+    ) relations.push(r);
+  }
   const entry = run.entry(target);
+  let tick = 0;
   for (const rel of relations) {
+    if (++tick === ITEMS_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     try {
       if (!run.matches(target, rel.source)) continue; // C22: match_on tests the source
       run.graph.setRelationProperty(rel, "controls", aggregate(rel.properties.controls, entry));

@@ -13,7 +13,8 @@ import { compareStrings } from "../../graph/graph.ts";
 import { evaluateCondition } from "../rules/conditions.ts";
 import { followPath, propertyValues } from "../rules/paths.ts";
 import type { CopyRule } from "./compile.ts";
-import type { BlockRun } from "./run.ts";
+import { type BlockRun, ORIGINS_PER_STEP } from "./run.ts";
+import type { Steps } from "../slicing.ts";
 
 /** Resources of `type` connected to `origin` by a relation in either direction, by name. */
 export function connectedOfType(run: BlockRun, origin: Resource, type: string): Resource[] {
@@ -27,9 +28,14 @@ export function connectedOfType(run: BlockRun, origin: Resource, type: string): 
   return [...seen.values()].sort((a, b) => compareStrings(a.name, b.name));
 }
 
-/** Runs a copy_property block over its origins. */
-export function runCopy(rule: CopyRule, run: BlockRun): void {
+/** Runs a copy_property block over its origins (pausing every {@link ORIGINS_PER_STEP}). */
+export function* runCopy(rule: CopyRule, run: BlockRun): Steps<void> {
+  let tick = 0;
   for (const origin of run.origins()) {
+    if (++tick === ORIGINS_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     if (!origin) {
       run.fail(new Error("[[copy_property]] needs an origin_resource in the file header"));
       return;

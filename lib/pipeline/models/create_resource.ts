@@ -11,7 +11,8 @@ import { followPath, propertyValues } from "../rules/paths.ts";
 import { renderDeep } from "../rules/scope.ts";
 import { listItems } from "../rules/list_values.ts";
 import type { CreateRule } from "./compile.ts";
-import type { BlockRun } from "./run.ts";
+import { type BlockRun, ORIGINS_PER_STEP } from "./run.ts";
+import type { Steps } from "../slicing.ts";
 
 interface Item {
   value: JsonValue;
@@ -37,10 +38,15 @@ export function itemsOf(value: JsonValue | undefined): JsonValue[] {
   return listItems(value);
 }
 
-/** Runs a create_resource block over its origins. */
-export function runCreate(rule: CreateRule, run: BlockRun): void {
+/** Runs a create_resource block over its origins (pausing every {@link ORIGINS_PER_STEP}). */
+export function* runCreate(rule: CreateRule, run: BlockRun): Steps<void> {
   let counter = 0;
+  let tick = 0;
   for (const origin of run.origins()) {
+    if (++tick === ORIGINS_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     let context: Record<string, unknown> | undefined;
     const scope = () => (context ??= run.scope(origin));
     try {

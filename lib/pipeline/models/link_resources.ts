@@ -10,7 +10,8 @@ import { propertyValues } from "../rules/paths.ts";
 import { isTemplate, renderDeep } from "../rules/scope.ts";
 import { nameItems } from "../rules/list_values.ts";
 import type { LinkRule } from "./compile.ts";
-import type { BlockRun } from "./run.ts";
+import { type BlockRun, ORIGINS_PER_STEP } from "./run.ts";
+import type { Steps } from "../slicing.ts";
 
 /** Join keys of a value (M51): array elements / list items (trimmed) and the whole string. */
 export function joinKeys(value: JsonValue | undefined): string[] {
@@ -25,13 +26,15 @@ export function joinKeys(value: JsonValue | undefined): string[] {
   return [...keys];
 }
 
-/** Runs a link_resources block over its origins. */
-export function runLink(rule: LinkRule, run: BlockRun): void {
+/** Runs a link_resources block over its origins (pausing every {@link ORIGINS_PER_STEP}). */
+export function* runLink(rule: LinkRule, run: BlockRun): Steps<void> {
   const candidates = run.graph.resourcesOfSorted(rule.with);
   let index: Map<string, Resource[]> | undefined;
   if (rule.join) {
     index = new Map();
+    let indexed = 0;
     for (const c of candidates) {
+      if ((++indexed & 255) === 0) yield;
       const seen = new Set<string>();
       for (
         const k of remoteKeys(
@@ -46,7 +49,12 @@ export function runLink(rule: LinkRule, run: BlockRun): void {
       }
     }
   }
+  let tick = 0;
   for (const origin of run.origins()) {
+    if (++tick === ORIGINS_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     if (!origin) {
       run.fail(new Error("[[link_resources]] needs an origin_resource in the file header"));
       return;
@@ -66,7 +74,10 @@ export function runLink(rule: LinkRule, run: BlockRun): void {
         pool = [...found.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       } else pool = candidates;
       const matched: Resource[] = [];
+      let tested = 0;
       for (const candidate of pool) {
+        // Pairs (origin, candidate) can be many: pause within one origin too.
+        if ((++tested & 127) === 0) yield;
         if (candidate === origin) continue;
         if (rule.matchWith && !matchesWith(rule, run, scope, candidate)) continue;
         matched.push(candidate);

@@ -38,6 +38,7 @@ import { runLink } from "./link_resources.ts";
 import { runCopy } from "./copy_property.ts";
 import { GraphWriter } from "./writer.ts";
 import { blockReads, type ReadSet } from "./reads.ts";
+import { runSteps, type Steps } from "../slicing.ts";
 
 /** Outcome of {@link runModelPhase}. */
 export interface ModelPhaseResult {
@@ -162,6 +163,21 @@ export function collectRetypeRules(ctx: PhaseContext): RetypeRule[] {
  * ```
  */
 export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
+  return runSteps(modelPhaseSteps(ctx));
+}
+
+/**
+ * {@link runModelPhase} as steps (see `slicing.ts`): pauses between blocks and every few
+ * origins of a block.
+ *
+ * @example
+ * ```ts
+ * import { modelPhaseSteps } from "./mod.ts";
+ * // buildGraph(sources, { createTemplates, phases: { models: modelPhaseSteps } });
+ * console.log(typeof modelPhaseSteps); // "function"
+ * ```
+ */
+export function* modelPhaseSteps(ctx: PhaseContext): Steps<ModelPhaseResult> {
   const chunks = compileAll(ctx);
   const env = new RuleEnvironment(ctx, "models");
   collectRetypeRules(ctx); // validates retype rules (reported once per build)
@@ -245,7 +261,7 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
         const run = new BlockRun(state, p, block);
         state.writer.beginAttempts();
         try {
-          runRule(rule, run);
+          yield* runRule(rule, run);
         } finally {
           memo.wrote = state.writer.endAttempts();
         }
@@ -281,14 +297,15 @@ export function runModelPhase(ctx: PhaseContext): ModelPhaseResult {
   return { passes, converged, rules: ruleCount, changesPerPass, skippedPerPass };
 }
 
-function runRule(rule: ModelRule, run: BlockRun): void {
+function* runRule(rule: ModelRule, run: BlockRun): Steps<void> {
+  yield;
   switch (rule.kind) {
     case "create_resource":
-      return runCreate(rule, run);
+      return yield* runCreate(rule, run);
     case "link_resources":
-      return runLink(rule, run);
+      return yield* runLink(rule, run);
     case "copy_property":
-      return runCopy(rule, run);
+      return yield* runCopy(rule, run);
     case "retype_relation":
       return; // declarative: applied by auto-linking (M57)
   }

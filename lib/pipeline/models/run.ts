@@ -15,6 +15,9 @@ import type { IssueCollector } from "../issues.ts";
 /** Errors reported per rule block before the rest are summarised. */
 export const MAX_ERRORS_PER_BLOCK = 5;
 
+/** Origins a rule block evaluates between two pause points of a sliced build (`slicing.ts`). */
+export const ORIGINS_PER_STEP = 8;
+
 /** Shared state of one build's model phase. */
 export interface ModelRunState {
   /** Rule environment. */

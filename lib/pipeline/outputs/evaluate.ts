@@ -13,9 +13,13 @@ import { VIEW_JSON_DEPTH } from "../rules/view.ts";
 import { fileLineOf, type OutputRule } from "./compile.ts";
 import { evaluateOutputJsonnet, layerImportResolver, type PlainResourceCache } from "./jsonnet.ts";
 import { CONTENT_PROPERTY, jsonnetResult, type OutputResult, templateResult } from "./result.ts";
+import { runSteps, type Steps } from "../slicing.ts";
 
 /** Errors reported per rule before the rest are summarised. */
 export const MAX_ERRORS_PER_RULE = 5;
+
+/** Origins evaluated between two pause points of a sliced build (see `slicing.ts`). */
+const ORIGINS_PER_STEP = 4;
 
 /** A pending output: written after every rule was evaluated. */
 export interface OutputWrite {
@@ -156,6 +160,11 @@ export class RuleRun {
 
 /** Evaluates `run`'s rule for every origin; returns the pending writes. */
 export function evaluateRule(run: RuleRun): OutputWrite[] {
+  return runSteps(evaluateRuleSteps(run));
+}
+
+/** {@link evaluateRule} as steps (see `slicing.ts`): pauses every few origins. */
+export function* evaluateRuleSteps(run: RuleRun): Steps<OutputWrite[]> {
   const { rule, prepared } = run;
   const graph = run.env.ctx.graph;
   const type = prepared.chunk.originType;
@@ -173,7 +182,12 @@ export function evaluateRule(run: RuleRun): OutputWrite[] {
     );
   }
   const writes: OutputWrite[] = [];
+  let tick = 0;
   for (const origin of origins) {
+    if (++tick === ORIGINS_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     try {
       const write = evaluateOne(run, origin);
       if (write) writes.push(write);

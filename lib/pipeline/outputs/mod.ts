@@ -42,7 +42,8 @@ import { reportRuleError } from "../rules/errors.ts";
 import { compileOutputRule, outputRuleFiles } from "./compile.ts";
 import { artifactBody } from "./result.ts";
 import { PlainResourceCache } from "./jsonnet.ts";
-import { evaluateRule, type OutputWrite, RuleRun } from "./evaluate.ts";
+import { evaluateRuleSteps, type OutputWrite, RuleRun } from "./evaluate.ts";
+import { runSteps, type Steps } from "../slicing.ts";
 
 export { artifactBody, CONTENT_PROPERTY, isJsonMime } from "./result.ts";
 export type { Artifact } from "../context.ts";
@@ -62,6 +63,21 @@ export const DESCRIBED_BY = "DESCRIBED_BY";
  * ```
  */
 export function runOutputPhase(ctx: PhaseContext): void {
+  runSteps(outputPhaseSteps(ctx));
+}
+
+/**
+ * {@link runOutputPhase} as steps (see `slicing.ts`): pauses between rules, every few origins
+ * and while writing the results.
+ *
+ * @example
+ * ```ts
+ * import { outputPhaseSteps } from "./mod.ts";
+ * // buildGraph(sources, { createTemplates, phases: { outputs: outputPhaseSteps } });
+ * console.log(typeof outputPhaseSteps); // "function"
+ * ```
+ */
+export function* outputPhaseSteps(ctx: PhaseContext): Steps<void> {
   const env = new RuleEnvironment(ctx, "outputs");
   const { rules, ignored } = outputRuleFiles(ctx.sources);
   for (const f of ignored) {
@@ -102,6 +118,7 @@ export function runOutputPhase(ctx: PhaseContext): void {
         );
       }
       for (const block of chunk.blocks) {
+        yield;
         const site = { file: source.displayPath, chunk, block };
         let compiled;
         try {
@@ -113,18 +130,26 @@ export function runOutputPhase(ctx: PhaseContext): void {
         const run = new RuleRun(env, prepared, block, compiled.rule, plain);
         for (const w of compiled.warnings) run.warn("unknown_key", w);
         // A loop, not push(...spread): one rule can write more values than the argument limit.
-        for (const w of evaluateRule(run)) writes.push(w);
+        for (const w of yield* evaluateRuleSteps(run)) writes.push(w);
       }
     }
   }
-  applyWrites(ctx, writes);
+  yield* applyWrites(ctx, writes);
 }
 
-function applyWrites(ctx: PhaseContext, writes: readonly OutputWrite[]): void {
+/** Results written between two pause points. */
+const WRITES_PER_STEP = 64;
+
+function* applyWrites(ctx: PhaseContext, writes: readonly OutputWrite[]): Steps<void> {
   const graph = ctx.graph;
   const outputs: Resource[] = [];
   const origins = new Map<number, Resource | undefined>();
+  let tick = 0;
   for (const w of writes) {
+    if (++tick === WRITES_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     const existing = graph.getResource(w.type, w.name);
     if (existing) {
       for (const [k, v] of Object.entries(w.properties)) {
@@ -153,6 +178,10 @@ function applyWrites(ctx: PhaseContext, writes: readonly OutputWrite[]): void {
     if (w.origin) graph.upsertRelation(w.origin, DESCRIBED_BY, resource);
   }
   for (const resource of outputs) {
+    if (++tick === WRITES_PER_STEP) {
+      tick = 0;
+      yield;
+    }
     const filename = resource.properties.filename;
     const mimetype = resource.properties.mimetype;
     const origin = origins.get(resource.id);
