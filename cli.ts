@@ -365,13 +365,10 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
         if (e.kind === "line" && e.level !== "error" && e.level !== "warn") log(e.level, e.text);
       });
       const status = await engine.waitFor(engine.requestRebuild());
+      // Info issues were already streamed as build lines above: log each line once.
       for (const issue of status.issues) {
-        const level = issue.severity === "error"
-          ? "error"
-          : issue.severity === "warning"
-          ? "warn"
-          : "info";
-        log(level, formatIssue(issue));
+        if (issue.severity !== "error" && issue.severity !== "warning") continue;
+        log(issue.severity === "error" ? "error" : "warn", formatIssue(issue));
       }
       // `--graph-json -` keeps stdout valid JSON: the graph goes there, the summary to stderr.
       const toStdout = cmd.graphJson === "-";

@@ -112,3 +112,16 @@ Deno.test("A1 a data directory without assets/, or that is an assets/ folder, is
   const ok = await cli(["--data-dir", parent, "build"]);
   assert(!ok.stderr.includes("assets/ folder"), ok.stderr);
 });
+
+Deno.test("CL20 build logs each info line once", async () => {
+  const dir = await tempWorkspace({
+    "assets/h.csv": "name\nx\n",
+    "output/all.toml": '[[output]]\nresource_type = "report"\nname = "all"\n' +
+      'filename = "all.txt"\nmimetype = "text/plain"\ntemplate = "ok"\n',
+  });
+  const r = await cli(["--data-dir", dir, "build"]);
+  assertEquals(r.code, 0, r.stderr);
+  const lines = r.stderr.split("\n").filter((l) => l.startsWith("INFO ") && !l.includes("build "));
+  assert(lines.some((l) => l.includes("output_without_origin")), r.stderr);
+  assertEquals(lines.length, new Set(lines).size, r.stderr);
+});
