@@ -364,8 +364,3 @@ function watchForChanges(
   })();
   return watcher;
 }
-
-if (import.meta.main) {
-  const { main } = await import("./cli.ts");
-  Deno.exit(await main(["--data-dir", Deno.args[0] ?? "./data", "serve"]));
-}
