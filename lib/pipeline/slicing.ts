@@ -5,8 +5,8 @@
  *
  * - {@link runSteps} runs it to completion synchronously (`buildGraph`, `runModelPhase`, …);
  * - {@link runStepsSliced} runs it in slices of at most `sliceMs` and gives the event loop a
- *   turn between slices (an unclamped macrotask: a `MessageChannel` round trip), so a server
- *   keeps answering readers from its last published snapshot while a big build runs.
+ *   turn between slices (a `setTimeout(0)` task: see {@link nextTurn}), so a server keeps
+ *   answering readers from its last published snapshot while a big build runs.
  *
  * The result is the same whichever driver runs the steps: the steps never look at the clock.
  *
@@ -109,7 +109,6 @@ export async function runStepsSliced<T>(
   if (!isSteps(steps)) return steps as T;
   const gen = steps as Steps<T>;
   const sliceMs = Math.max(0, options.sliceMs ?? DEFAULT_SLICE_MS);
-  const pause = new EventLoopTurn();
   let finished = false;
   try {
     for (;;) {
@@ -122,49 +121,22 @@ export async function runStepsSliced<T>(
         }
         if (sliceMs === 0 || performance.now() >= deadline) break;
       }
-      await pause.turn();
+      await nextTurn();
       signal?.throwIfAborted();
     }
   } finally {
-    pause.close();
     // Aborted or failed: run the generators' finally blocks.
     if (!finished) gen.return(undefined as T);
   }
 }
 
 /**
- * Waits for one turn of the event loop: a `MessageChannel` round trip, which — unlike nested
- * `setTimeout(0)`, clamped to 4 ms — lets pending I/O and timers run and comes straight back.
- * Falls back to `setTimeout` where `MessageChannel` is missing.
+ * Gives the event loop one turn: a `setTimeout(0)` task, so pending I/O (HTTP requests) and timers
+ * run before the build goes on. Measured with Deno 2.9 (bench/stall_bench.ts notes): a
+ * `MessageChannel` round trip, though not clamped, lets neither timers nor network I/O in (a
+ * client saw no answer during a whole 1.5 s of 4 ms slices), so it cannot be used here; a turn
+ * through `setTimeout(0)` costs about 1–2.5 ms of waiting, hence slices of a few ms.
  */
-class EventLoopTurn {
-  #channel: MessageChannel | undefined;
-  #resolve: (() => void) | undefined;
-
-  turn(): Promise<void> {
-    if (typeof MessageChannel === "undefined") {
-      return new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    if (!this.#channel) {
-      this.#channel = new MessageChannel();
-      this.#channel.port1.onmessage = () => {
-        const resolve = this.#resolve;
-        this.#resolve = undefined;
-        resolve?.();
-      };
-    }
-    const channel = this.#channel;
-    return new Promise((resolve) => {
-      this.#resolve = resolve;
-      channel.port2.postMessage(null);
-    });
-  }
-
-  close(): void {
-    if (!this.#channel) return;
-    this.#channel.port1.onmessage = null;
-    this.#channel.port1.close();
-    this.#channel.port2.close();
-    this.#channel = undefined;
-  }
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
