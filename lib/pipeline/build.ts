@@ -177,6 +177,9 @@ export function* buildSteps(sources: SourceSet, options: BuildOptions): Steps<Bu
   let manifest = emptyManifest();
   try {
     manifest = mergeManifests(layersInOrder(sources));
+    for (const w of manifest.warnings) {
+      issues.warn(w.code, w.message, { file: w.file, line: w.line, phase: "modules" });
+    }
   } catch (e) {
     if (!(e instanceof ParseError)) throw e;
     issues.error(e.code, e.reason, {

@@ -8,6 +8,9 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import type { JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
 import type { Layer } from "./sources.ts";
+import { manifestKeyWarnings, type ManifestWarning } from "./manifest_keys.ts";
+
+export type { ManifestWarning } from "./manifest_keys.ts";
 
 /** A declared column of an asset file (reference MP30–MP31). */
 export interface ColumnDeclaration {
@@ -71,6 +74,8 @@ export interface ModuleManifest {
   generators: { name: string; layer: string; table: Record<string, JsonValue> }[];
   /** Raw manifest tables by layer id. */
   raw: Map<string, Record<string, JsonValue>>;
+  /** Keys the engine does not read: unknown, or documented but not implemented (MP8). */
+  warnings: ManifestWarning[];
 }
 
 /** An empty manifest (no layer declares anything). */
@@ -83,6 +88,7 @@ export function emptyManifest(): ModuleManifest {
     requirements: new Map(),
     generators: [],
     raw: new Map(),
+    warnings: [],
   };
 }
 
@@ -155,6 +161,7 @@ export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
     const file = layer.isDataDir ? "module.toml" : `${layer.id}/module.toml`;
     const doc = parseTomlDocument(layer.manifestText, file);
     out.raw.set(layer.id, doc);
+    out.warnings.push(...manifestKeyWarnings(doc, layer.manifestText, file));
     const mod = isTable(doc.module) ? doc.module : {};
     out.modules.push({
       layer: layer.id,

@@ -9,6 +9,7 @@ import type { JsonValue } from "../../graph/graph.ts";
 import type { RuleBlock } from "../../formats/toml.ts";
 import { compileConditions, type Condition } from "../rules/conditions.ts";
 import { RuleError } from "../rules/errors.ts";
+import { controlTargetKeyWarnings } from "../rules/known_keys.ts";
 
 /** A table of TOML values. */
 export type Table = Record<string, JsonValue>;
@@ -212,6 +213,7 @@ export function compileControl(block: RuleBlock): CompiledControl {
           });
         }
       }
+      for (const w of controlTargetKeyWarnings(raw, key)) warnings.push(w);
       targets.push(compileTarget(raw, key, isTable(config) ? config : {}));
     } catch (e) {
       if (!(e instanceof RuleError)) throw e;

@@ -1,0 +1,206 @@
+/**
+ * The keys of `module.toml` the engine reads (reference MP4, MP8, MP21, MP30–MP31, MP37,
+ * MP40–MP42), so that nothing in a manifest is dropped silently (issue 19 item 4, MP8: unknown
+ * tables and keys are warnings, not errors). A key the reference documents but the engine does
+ * not implement yet is a `not_implemented` warning; any other unknown key is `unknown_key`.
+ * Warnings carry the manifest's path and the key's line where it can be found.
+ *
+ * @module
+ */
+import type { JsonValue } from "../graph/graph.ts";
+
+/** A warning about a manifest key. */
+export interface ManifestWarning {
+  /** `unknown_key` or `not_implemented`. */
+  code: "unknown_key" | "not_implemented";
+  /** Message naming the key. */
+  message: string;
+  /** Manifest path as shown to users (`module.toml`, `<module>/module.toml`). */
+  file: string;
+  /** 1-based line of the key, when found. */
+  line?: number;
+}
+
+type Table = Record<string, JsonValue>;
+
+function isTable(v: JsonValue | undefined): v is Table {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const TOP_LEVEL = ["module", "params", "assets", "inputs", "input"];
+const TOP_NOT_IMPLEMENTED: Record<string, string> = {
+  dependencies: "module dependencies are not fetched; load them with --module (MP14)",
+  generator: "generators do not run (generators.md)",
+  generators: "generators do not run (generators.md)",
+  requirements: "requirements are not checked (MP41)",
+  requirement: "requirements are not checked (MP42)",
+  schemas: "schema validation (MP40)",
+  schema: "schema validation (MP40)",
+  implements: "schema validation (MP40)",
+};
+const MODULE_KEYS = ["name", "version", "description", "url"];
+const MODULE_NOT_IMPLEMENTED: Record<string, string> = {
+  graphsvc_version: "the engine version constraint is not checked (MP6)",
+  rescile_version: "the engine version constraint is not checked (MP6)",
+};
+const PARAM_KEYS = ["description", "default", "required", "allowed_values"];
+const ASSET_KEYS = ["resource_type", "description", "name_template", "match_on", "columns"];
+const ASSET_NOT_IMPLEMENTED: Record<string, string> = {
+  bootstrap: "bootstrap data is not written (MP34)",
+  schema: "schema validation (SV11)",
+};
+const COLUMN_KEYS = ["type", "required", "allowed_values", "description"];
+const INPUT_KEYS = ["description"];
+const INPUT_NOT_IMPLEMENTED: Record<string, string> = {
+  format: "input validation (MP38)",
+  fields: "input validation (MP38)",
+  bootstrap: "bootstrap data is not written (MP37)",
+};
+
+/**
+ * Warnings for the keys of a parsed manifest `doc` (text `text`, shown as `file`) that the
+ * engine does not read.
+ *
+ * @example
+ * ```ts
+ * import { manifestKeyWarnings } from "./manifest_keys.ts";
+ * const text = '[module]\nname = "m"\nversion = "1.0.0"\nauthor = "x"\n';
+ * const w = manifestKeyWarnings({ module: { name: "m", version: "1.0.0", author: "x" } },
+ *   text, "module.toml");
+ * console.log(w[0].code, w[0].line); // "unknown_key" 4
+ * ```
+ */
+export function manifestKeyWarnings(doc: Table, text: string, file: string): ManifestWarning[] {
+  const out: ManifestWarning[] = [];
+  const lines = text.split(/\r?\n/);
+  const warn = (
+    code: ManifestWarning["code"],
+    path: string[],
+    message: string,
+  ) => out.push({ code, message, file, line: lineOf(lines, path) });
+  for (const [k, v] of Object.entries(doc)) {
+    const reason = TOP_NOT_IMPLEMENTED[k];
+    if (reason !== undefined) {
+      // An empty table (`[dependencies]` with nothing under it) asks for nothing.
+      if (isTable(v) && Object.keys(v).length === 0) continue;
+      if (Array.isArray(v) && v.length === 0) continue;
+      warn("not_implemented", [k], `'${k}' is not implemented yet and is ignored: ${reason}`);
+    } else if (!TOP_LEVEL.includes(k)) {
+      warn(
+        "unknown_key",
+        [k],
+        `unknown key '${k}' in module.toml (ignored; expected one of: ${
+          [...TOP_LEVEL, ...Object.keys(TOP_NOT_IMPLEMENTED)].join(", ")
+        })`,
+      );
+    }
+  }
+  const aggregated = new Map<string, { message: string; more: number }>();
+  const notes: [number, { message: string; more: number }][] = [];
+  const check = (
+    table: JsonValue | undefined,
+    path: string[],
+    keys: readonly string[],
+    notImplemented: Record<string, string> = {},
+  ) => {
+    if (!isTable(table)) return;
+    const label = path.map((p) => (/^[A-Za-z0-9_-]+$/.test(p) ? p : JSON.stringify(p))).join(".");
+    for (const k of Object.keys(table)) {
+      const reason = notImplemented[k];
+      if (reason !== undefined) {
+        // Once per key and table family (`[assets.*]`), naming the first declaration.
+        const family = `${path[0]}\u0000${k}`;
+        const seen = aggregated.get(family);
+        if (seen) seen.more++;
+        else {
+          const at = { code: "not_implemented" as const, message: "", file, more: 0 };
+          aggregated.set(family, at);
+          out.push({ ...at, line: lineOf(lines, [...path, k]) });
+          at.message =
+            `'${k}' in [${label}]%MORE% is not implemented yet and is ignored: ${reason}`;
+          notes.push([out.length - 1, at]);
+        }
+      } else if (!keys.includes(k)) {
+        warn(
+          "unknown_key",
+          [...path, k],
+          `unknown key '${k}' in [${label}] (ignored; expected one of: ${
+            [...keys, ...Object.keys(notImplemented)].join(", ")
+          })`,
+        );
+      }
+    }
+  };
+  check(doc.module, ["module"], MODULE_KEYS, MODULE_NOT_IMPLEMENTED);
+  for (const [name, spec] of entries(doc.params)) {
+    check(spec, ["params", name], PARAM_KEYS);
+  }
+  for (const [name, spec] of entries(doc.assets)) {
+    check(spec, ["assets", name], ASSET_KEYS, ASSET_NOT_IMPLEMENTED);
+    if (!isTable(spec)) continue;
+    for (const [col, c] of entries(spec.columns)) {
+      check(c, ["assets", name, "columns", col], COLUMN_KEYS);
+    }
+  }
+  for (const top of ["inputs", "input"]) {
+    for (const [name, spec] of entries(doc[top])) {
+      check(spec, [top, name], INPUT_KEYS, INPUT_NOT_IMPLEMENTED);
+    }
+  }
+  for (const [i, at] of notes) {
+    const family = at.more > 0 ? ` (and ${at.more} more declaration${at.more > 1 ? "s" : ""})` : "";
+    out[i] = {
+      code: "not_implemented",
+      file,
+      line: out[i].line,
+      message: at.message.replace("%MORE%", family),
+    };
+  }
+  return out;
+}
+
+function entries(v: JsonValue | undefined): [string, JsonValue][] {
+  return isTable(v) ? Object.entries(v) : [];
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A key name as TOML may spell it: bare, or quoted. */
+function keyPattern(k: string): string {
+  return `(?:${escapeRe(k)}|"${escapeRe(k)}"|'${escapeRe(k)}')`;
+}
+
+/**
+ * Best-effort line of the key `path` (e.g. `["assets", "a.csv", "colour"]`): a `[a.b.c]` table
+ * header naming the whole path, else the key `c = …` (or `c.d = …`) after the header of its
+ * parent table, else an inline occurrence `c =` anywhere after it. Undefined when not found.
+ */
+function lineOf(lines: readonly string[], path: readonly string[]): number | undefined {
+  const sep = "\\s*\\.\\s*";
+  const header = (p: readonly string[]) =>
+    new RegExp(`^\\s*\\[{1,2}\\s*${p.map(keyPattern).join(sep)}\\s*\\]{1,2}\\s*(#.*)?$`);
+  // The table itself, or the first of its sub-tables (`[generator.aws]` for `generator`).
+  const own = new RegExp(
+    `^\\s*\\[{1,2}\\s*${path.map(keyPattern).join(sep)}\\s*(\\.|\\]{1,2}\\s*(#.*)?$)`,
+  );
+  const i = lines.findIndex((l) => own.test(l));
+  if (i >= 0) return i + 1;
+  const last = keyPattern(path[path.length - 1]);
+  const parent = path.slice(0, -1);
+  let from = 0;
+  if (parent.length > 0) {
+    const p = header(parent);
+    const j = lines.findIndex((l) => p.test(l));
+    if (j >= 0) from = j + 1;
+  }
+  const assign = new RegExp(`^\\s*${last}\\s*[=.]`);
+  for (let k = from; k < lines.length; k++) {
+    if (k > from && /^\s*\[/.test(lines[k]) && parent.length > 0) break;
+    if (assign.test(lines[k])) return k + 1;
+  }
+  const inline = new RegExp(`(^|[{,\\s])${last}\\s*=`);
+  for (let k = from; k < lines.length; k++) if (inline.test(lines[k])) return k + 1;
+  return undefined;
+}

@@ -1,0 +1,96 @@
+/**
+ * Nothing dropped silently (MP8, C50; issue 19 item 4): keys of module.toml and of compliance
+ * target tables that the engine does not read are `unknown_key` warnings naming file, key and
+ * line; keys the reference documents but the engine does not implement are `not_implemented`.
+ */
+import { assert, assertEquals } from "../_assert.ts";
+import { buildOutputs } from "./outputs/_support.ts";
+import { corpusEntries, loadCorpus, SKIP_CORPUS } from "../corpus/_corpus.ts";
+import { buildSources } from "./outputs/_support.ts";
+import type { BuildIssue } from "../../lib/pipeline/issues.ts";
+
+const keyIssues = (issues: readonly BuildIssue[]) =>
+  issues.filter((i) => i.code === "unknown_key" || i.code === "not_implemented")
+    .map((i) => `${i.file}:${i.line ?? "?"} ${i.code} ${i.message}`);
+
+const MANIFEST = `[module]
+name = "m"
+version = "1.0.0"
+author = "me"
+
+[dependencies]
+
+[params.region]
+required = false
+defualt = "zrh"
+
+[assets."host.csv"]
+resource_type = "host"
+bootstrap = "name\\n"
+colour = "red"
+
+[assets."host.csv".columns]
+name = { type = "string", requird = true }
+
+[generator.prices]
+url = "https://example.invalid/prices.json"
+
+[extras]
+x = 1
+`;
+
+Deno.test("MP8 unknown manifest keys warn with file, key and line; documented ones say not implemented", async () => {
+  const r = await buildOutputs({ "module.toml": MANIFEST, "assets/host.csv": "name\nweb\n" });
+  const w = keyIssues(r.issues);
+  const has = (needle: string) =>
+    assert(w.some((x) => x.includes(needle)), `${needle}\n${w.join("\n")}`);
+  has("module.toml:4 unknown_key unknown key 'author' in [module]");
+  has("module.toml:10 unknown_key unknown key 'defualt' in [params.region]");
+  has("module.toml:14 not_implemented 'bootstrap' in [assets.\"host.csv\"]");
+  has("module.toml:15 unknown_key unknown key 'colour' in [assets.\"host.csv\"]");
+  has("module.toml:18 unknown_key unknown key 'requird' in [assets.\"host.csv\".columns.name]");
+  has("module.toml:20 not_implemented 'generator' is not implemented yet");
+  has("module.toml:23 unknown_key unknown key 'extras' in module.toml");
+  assert(
+    !w.some((x) => x.includes("'dependencies' is")),
+    "an empty [dependencies] asks for nothing",
+  );
+  assertEquals(w.length, 7, w.join("\n"));
+  assertEquals(r.issues.filter((i) => i.severity === "error"), []);
+});
+
+Deno.test("C12-C14/C30/C50 unknown keys of compliance target sub-tables warn", async () => {
+  const r = await buildOutputs({
+    "assets/service.csv": "name\napi\n",
+    "compliance/c.toml": `audit_id = "A1"
+[[control]]
+id = "C"
+name = "Control"
+[[control.target]]
+origin_resource_types = ["service"]
+[control.target.resource]
+type = "evidence"
+name = "{{ origin_resource.name }}-ev"
+nmae = "typo"
+[control.target.relation]
+type = "HAS_EVIDENCE"
+colour = "red"
+`,
+  });
+  const w = r.issues.filter((i) => i.code === "unknown_key").map((i) => i.message);
+  assertEquals(w.length, 2, w.join("\n"));
+  assert(w[0].includes("'nmae' in [control.target.resource]"), w[0]);
+  assert(w[1].includes("'colour' in [control.target.relation]"), w[1]);
+  assert(r.issues.every((i) => i.code !== "unknown_key" || i.file === "compliance/c.toml"));
+});
+
+Deno.test({
+  name: "MP8 corpus modules: no unknown_key warnings for keys the engine implements",
+  ignore: SKIP_CORPUS,
+  fn: async () => {
+    for (const e of corpusEntries()) {
+      const r = buildSources(await loadCorpus(e.name));
+      assertEquals(r.issues.filter((i) => i.code === "unknown_key"), [], e.name);
+    }
+  },
+});
