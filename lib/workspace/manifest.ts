@@ -8,7 +8,11 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import type { JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
 import type { Layer } from "./sources.ts";
-import { manifestKeyWarnings, type ManifestWarning } from "./manifest_keys.ts";
+import {
+  manifestKeyWarnings,
+  type ManifestWarning,
+  unusedFolderWarnings,
+} from "./manifest_keys.ts";
 
 export type { ManifestWarning } from "./manifest_keys.ts";
 
@@ -157,6 +161,7 @@ function parseColumns(raw: JsonValue | undefined): Map<string, ColumnDeclaration
 export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
   const out = emptyManifest();
   for (const layer of layers) {
+    out.warnings.push(...unusedFolderWarnings(layer));
     if (layer.manifestText === undefined) continue;
     const file = layer.isDataDir ? "module.toml" : `${layer.id}/module.toml`;
     const doc = parseTomlDocument(layer.manifestText, file);

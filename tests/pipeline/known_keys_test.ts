@@ -94,3 +94,14 @@ Deno.test({
     }
   },
 });
+
+Deno.test("issue 19 item 4: files under actions/ are reported as not implemented, once", async () => {
+  const r = await buildOutputs({
+    "assets/h.csv": "name\nx\n",
+    "actions/deploy.toml": 'name = "deploy"\n',
+    "actions/undeploy.toml": 'name = "undeploy"\n',
+  });
+  const w = keyIssues(r.issues);
+  assertEquals(w.length, 1, w.join("\n"));
+  assert(w[0].startsWith("actions/deploy.toml:? not_implemented actions/ holds 2 file(s)"), w[0]);
+});
