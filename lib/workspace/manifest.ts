@@ -7,6 +7,7 @@
 import { parse as parseToml, TomlError } from "smol-toml";
 import type { JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
+import { checkTomlDepth } from "../formats/toml_depth.ts";
 import type { Layer } from "./sources.ts";
 import {
   manifestKeyWarnings,
@@ -96,8 +97,12 @@ export function emptyManifest(): ModuleManifest {
   };
 }
 
-/** Parses TOML text into a plain object, converting parser errors into {@link ParseError}. */
+/**
+ * Parses TOML text into a plain object, converting parser errors into {@link ParseError}
+ * (`toml_too_deep` for nesting past the bound of `checkTomlDepth`, checked first).
+ */
 export function parseTomlDocument(text: string, file: string): Record<string, JsonValue> {
+  checkTomlDepth(text, file);
   try {
     return toJson(parseToml(text)) as Record<string, JsonValue>;
   } catch (e) {
