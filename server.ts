@@ -9,6 +9,7 @@ import { createApp } from "./lib/api/app.ts";
 import type { LiveOptions } from "./lib/api/live.ts";
 import type { GraphEngine } from "./lib/engine.ts";
 import { VERSION } from "./lib/version.ts";
+import { createUnixFetch } from "./lib/runtime/deno/unix_fetch.ts";
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
@@ -94,6 +95,15 @@ export async function readNodeModulesFile(
   }
 }
 
+/** One environment variable for `proxy.toml` (undefined when unset or not permitted). */
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Enabled features (reference R60): exactly what this server does. */
 function features(edition: "ce" | "ee", live: LiveOptions): string[] {
   const out: string[] = [];
@@ -119,6 +129,7 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     version: VERSION,
     features: features(options.edition, options.live ?? {}),
     readStaticAsset: readNodeModulesFile,
+    apps: { env: readEnv, unixFetch: createUnixFetch().fetch },
     ...options.live,
     allowedHosts: options.allowedHosts?.length
       ? options.allowedHosts

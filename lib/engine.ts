@@ -95,6 +95,11 @@ export interface GraphEngineOptions {
   createTemplates: (params: Readonly<Record<string, JsonValue>>) => TemplateRenderer;
   /** Rule phases (models, compliance, outputs). */
   phases?: RulePhases;
+  /**
+   * Runs at the start of EVERY build, after the `before` hooks and before the workspace is read
+   * (generators, GN4). If it throws, that build fails and the last graph stays live.
+   */
+  prepare?: (log: BuildLog) => Promise<void>;
 }
 
 /**
@@ -181,6 +186,11 @@ export class GraphEngine {
   /** The workspace the engine builds from. */
   get workspace(): Workspace {
     return this.#options.workspace;
+  }
+
+  /** The module layers the engine builds from, in load order (apps are served from them). */
+  get modules(): readonly LayerSource[] {
+    return this.#options.modules ?? [];
   }
 
   /** Parameter values given by the caller (not the resolved values; see Snapshot.params). */
@@ -316,6 +326,7 @@ export class GraphEngine {
     let status: BuildStatus;
     try {
       for (const hook of before) await hook(line);
+      await this.#options.prepare?.(line);
       const moduleCount = this.#options.modules?.length ?? 0;
       line(
         "info",

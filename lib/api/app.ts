@@ -15,6 +15,7 @@ import { registerOutputRoutes } from "./rest/outputs.ts";
 import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.ts";
 import { registerSecurity, type SecurityOptions } from "./security.ts";
 import { type LiveOptions, registerLiveService } from "./live.ts";
+import { type AppRouteOptions, registerAppRoutes } from "../apps/http.ts";
 
 /** Largest accepted request body for REST endpoints (reference R93). */
 export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
@@ -25,6 +26,8 @@ export const MAX_GRAPHQL_BODY_BYTES = 1024 * 1024;
 export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOptions {
   /** Reads GraphiQL's static files (from node_modules); without it `/graphiql` answers 404. */
   readStaticAsset?: StaticAssetReader;
+  /** Hosted apps and their proxy routes (environment, upstream fetch, action sockets). */
+  apps?: AppRouteOptions;
 }
 
 /** The HTTP application: a fetch handler usable with `Deno.serve`, edge runtimes and tests. */
@@ -76,7 +79,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   registerInfoRoutes(app, engine, info);
   registerBuildStreamRoute(app, engine);
   registerOutputRoutes(app, engine);
-  app.get("/", (c) => c.redirect("/graphiql"));
+  registerAppRoutes(app, engine, options.apps); // `/`, `/apps/*`, `/api/apps`: register last
 
   app.notFound((c) => {
     const path = c.req.path;

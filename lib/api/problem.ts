@@ -17,6 +17,8 @@ export type ProblemSlug =
   | "payload-too-large"
   | "build-failed"
   | "timeout"
+  | "bad-gateway"
+  | "service-unavailable"
   | "internal";
 
 const TITLES: Record<ProblemSlug, string> = {
@@ -31,6 +33,8 @@ const TITLES: Record<ProblemSlug, string> = {
   "payload-too-large": "Payload Too Large",
   "build-failed": "Build Failed",
   "timeout": "Timeout",
+  "bad-gateway": "Bad Gateway",
+  "service-unavailable": "Service Unavailable",
   "internal": "Internal Server Error",
 };
 

@@ -115,6 +115,19 @@ export class DenoFsWorkspace implements Workspace {
     }
   }
 
+  /** Raw bytes of the file at `path`, or `undefined` when it does not exist (links stay inside). */
+  async readBytes(path: string): Promise<Uint8Array | undefined> {
+    try {
+      const real = await this.#resolveExisting(path);
+      return real === undefined ? undefined : await Deno.readFile(real);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.IsADirectory) {
+        return undefined;
+      }
+      throw e;
+    }
+  }
+
   /** Whether the root directory exists. */
   async available(): Promise<boolean> {
     try {

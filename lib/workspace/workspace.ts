@@ -14,6 +14,11 @@ export interface Workspace {
   readonly location: string;
   /** Text of the file at `path`, or `undefined` when it does not exist. */
   readText(path: string): Promise<string | undefined>;
+  /**
+   * Raw bytes of the file at `path` (binary app files), or `undefined` when it does not exist.
+   * Optional: without it, readers fall back to {@link Workspace.readText}.
+   */
+  readBytes?(path: string): Promise<Uint8Array | undefined>;
   /** Every file below `dir` (recursively), as sorted workspace-relative paths; `[]` if missing. */
   listFiles(dir: string): Promise<string[]>;
   /** Writes `text` atomically (temp file, fsync, rename); parent folders are created. */
