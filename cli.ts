@@ -28,6 +28,8 @@ import { layersInOrder, loadSourceSet } from "./lib/workspace/sources.ts";
 import { mergeManifests } from "./lib/workspace/manifest.ts";
 import { ParseError } from "./lib/formats/errors.ts";
 import { parameterErrors } from "./lib/pipeline/params.ts";
+import { registerSchemaCommands } from "./lib/cli/schema_commands.ts";
+import { denoSchemaIO } from "./lib/runtime/deno/schema_fetch.ts";
 
 type Edition = "ce" | "ee";
 const LEVELS = ["error", "warn", "info", "debug"] as const;
@@ -414,6 +416,12 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
           `\nmodel passes: ${s.modelPasses}\nwarnings: ${warnings}`,
       );
     });
+  registerSchemaCommands(program, {
+    edition,
+    exit,
+    engine: () => createEngine(program.opts() as GlobalOptions),
+    io: denoSchemaIO(),
+  });
   return program;
 }
 
