@@ -28,16 +28,27 @@ function isTable(v: JsonValue | undefined): v is Table {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-const TOP_LEVEL = ["module", "params", "assets", "inputs", "input"];
+/**
+ * Top-level keys read by the build, or by the components beside it: generators
+ * (`generator`, `generators`, generators.md) and schema validation (`schemas`, `schema`,
+ * `implements`, `requirements`, `requirement`; MP40–MP42, schemas-and-validation.md).
+ */
+const TOP_LEVEL = [
+  "module",
+  "params",
+  "assets",
+  "inputs",
+  "input",
+  "generator",
+  "generators",
+  "schemas",
+  "schema",
+  "implements",
+  "requirements",
+  "requirement",
+];
 const TOP_NOT_IMPLEMENTED: Record<string, string> = {
   dependencies: "module dependencies are not fetched; load them with --module (MP14)",
-  generator: "generators do not run (generators.md)",
-  generators: "generators do not run (generators.md)",
-  requirements: "requirements are not checked (MP41)",
-  requirement: "requirements are not checked (MP42)",
-  schemas: "schema validation (MP40)",
-  schema: "schema validation (MP40)",
-  implements: "schema validation (MP40)",
 };
 const MODULE_KEYS = ["name", "version", "description", "url"];
 const MODULE_NOT_IMPLEMENTED: Record<string, string> = {
@@ -45,16 +56,22 @@ const MODULE_NOT_IMPLEMENTED: Record<string, string> = {
   rescile_version: "the engine version constraint is not checked (MP6)",
 };
 const PARAM_KEYS = ["description", "default", "required", "allowed_values"];
-const ASSET_KEYS = ["resource_type", "description", "name_template", "match_on", "columns"];
+/** `schema` is read by schema validation (SV11). */
+const ASSET_KEYS = [
+  "resource_type",
+  "description",
+  "name_template",
+  "match_on",
+  "columns",
+  "schema",
+];
 const ASSET_NOT_IMPLEMENTED: Record<string, string> = {
   bootstrap: "bootstrap data is not written (MP34)",
-  schema: "schema validation (SV11)",
 };
 const COLUMN_KEYS = ["type", "required", "allowed_values", "description"];
-const INPUT_KEYS = ["description"];
+/** `format` and `fields` are read by input validation (MP38–MP39). */
+const INPUT_KEYS = ["description", "format", "fields"];
 const INPUT_NOT_IMPLEMENTED: Record<string, string> = {
-  format: "input validation (MP38)",
-  fields: "input validation (MP38)",
   bootstrap: "bootstrap data is not written (MP37)",
 };
 
@@ -209,12 +226,11 @@ function lineOf(lines: readonly string[], path: readonly string[]): number | und
 const UNUSED_FOLDERS: Record<string, string> = {
   actions: "actions are not run (actions-and-contracts.md)",
   contracts: "contracts are not checked (actions-and-contracts.md)",
-  schemas: "schema validation (schemas-and-validation.md)",
 };
 
 /**
  * One `not_implemented` warning per folder of `layer` that holds files the engine loads but
- * does not use yet (`actions/`, `contracts/`, `schemas/`), naming the first file.
+ * does not use yet (`actions/`, `contracts/`), naming the first file.
  *
  * @example
  * ```ts
