@@ -30,6 +30,8 @@ import { ParseError } from "./lib/formats/errors.ts";
 import { parameterErrors } from "./lib/pipeline/params.ts";
 import { registerSchemaCommands } from "./lib/cli/schema_commands.ts";
 import { denoSchemaIO } from "./lib/runtime/deno/schema_fetch.ts";
+import { GeneratorConfigError, GeneratorScheduler, loadGenerators } from "./lib/generators/mod.ts";
+import { denoGeneratorHost } from "./lib/runtime/deno/generators.ts";
 
 type Edition = "ce" | "ee";
 const LEVELS = ["error", "warn", "info", "debug"] as const;
@@ -113,7 +115,11 @@ interface GlobalOptions {
   removeOrphanedAssets?: boolean;
   logLevel: string;
   maxLoop: number;
+  generators: boolean;
 }
+
+/** The generator scheduler of each engine made by {@link createEngine} (GN4–GN8). */
+const schedulers = new WeakMap<GraphEngine, GeneratorScheduler>();
 
 async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
   let params: Record<string, JsonValue> = {};
@@ -137,7 +143,16 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
   const persisted = await loadPersistedParams(workspace, (m) => console.error(`WARN ${m}`));
   params = { ...persisted, ...params };
   await checkConfiguration(workspace, modules, params);
-  return new GraphEngine({
+  // Generators run at the start of every build unless `--no-generators` (GN4).
+  const scheduler = opts.generators === false ? undefined : new GeneratorScheduler({
+    workspace,
+    modules,
+    host: denoGeneratorHost(opts.dataDir),
+    env: Deno.env.toObject(),
+    params: () => engine.params,
+  });
+  const engine: GraphEngine = new GraphEngine({
+    prepare: scheduler?.prepare,
     workspace,
     modules,
     params,
@@ -146,6 +161,8 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
     createTemplates: createTemplateRenderer,
     phases: defaultPhases,
   });
+  if (scheduler) schedulers.set(engine, scheduler);
+  return engine;
 }
 
 /**
@@ -193,6 +210,12 @@ async function checkConfiguration(
   }
   const errors = parameterErrors(manifest, params);
   if (errors.length > 0) throw new UsageError(errors.join("\n"));
+  try {
+    await loadGenerators(workspace, modules, params);
+  } catch (e) {
+    if (e instanceof GeneratorConfigError) throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 /** Write endpoints, token and Git sync of `serve`, from options and the environment (R40–R43). */
@@ -284,6 +307,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       new Option("--log-level <level>", "log level").choices(LEVELS).default("info" as Level),
     )
     .option("--max-loop <n>", "maximum model phase passes", positiveInt, 8)
+    .option("--no-generators", "do not run [generator.*] tables before builds")
     .exitOverride()
     .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) })
     .showHelpAfterError();
@@ -364,7 +388,11 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       const engine = await createEngine(opts);
       const log = makeLogger(opts.logLevel as Level, edition);
       engine.subscribe((e) => {
-        if (e.kind === "line" && e.level !== "error" && e.level !== "warn") log(e.level, e.text);
+        // Generator warnings are no build issues: they are only in the stream (GN7, GN8).
+        if (e.kind !== "line") return;
+        if ((e.level !== "error" && e.level !== "warn") || e.text.startsWith("generator")) {
+          log(e.level, e.text);
+        }
       });
       const status = await engine.waitFor(engine.requestRebuild());
       // Info issues were already streamed as build lines above: log each line once.
@@ -375,9 +403,14 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       // `--graph-json -` keeps stdout valid JSON: the graph goes there, the summary to stderr.
       const toStdout = cmd.graphJson === "-";
       const print = toStdout ? console.error : console.log;
+      const gen = schedulers.get(engine)?.lastSummary;
+      const genLine = gen
+        ? `\ngenerators: ${gen.run} run, ${gen.skipped} skipped, ${gen.failed} failed`
+        : "";
       if (status.status === "failed") {
-        print(`build failed: ${status.error}`);
-        exit.code = EXIT_FAILED;
+        print(`build failed: ${status.error}${genLine}`);
+        // A generator with abort_on_failure stopped the build: exit 2 (GN7).
+        exit.code = gen?.aborted ? EXIT_USAGE : EXIT_FAILED;
         return;
       }
       // A degraded build (rule errors only, O12) is written like a good one, and exits 1.
@@ -413,7 +446,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       print(
         `resources: ${s.resources}\nrelations: ${s.relations}\nfindings: ${s.findings}\nartifacts: ${s.artifacts}` +
           (cmd.outputDir ? ` (${written} written to ${cmd.outputDir})` : "") +
-          `\nmodel passes: ${s.modelPasses}\nwarnings: ${warnings}`,
+          `\nmodel passes: ${s.modelPasses}\nwarnings: ${warnings}` + genLine,
       );
     });
   registerSchemaCommands(program, {
