@@ -54,6 +54,7 @@ export type { RetypeRule } from "./lib/pipeline/linking.ts";
 export type {
   AssetDeclaration,
   ColumnDeclaration,
+  ManifestWarning,
   ModuleManifest,
   ParamDeclaration,
 } from "./lib/workspace/manifest.ts";
