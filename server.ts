@@ -109,6 +109,7 @@ function features(edition: "ce" | "ee", live: LiveOptions): string[] {
   const out: string[] = [];
   if (live.writes !== false) out.push("admin_assets");
   if (edition === "ee") out.push("syslog");
+  if (edition === "ce") out.push("generate_schema");
   return out;
 }
 

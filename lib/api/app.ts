@@ -15,6 +15,7 @@ import { registerOutputRoutes } from "./rest/outputs.ts";
 import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.ts";
 import { registerSecurity, type SecurityOptions } from "./security.ts";
 import { type LiveOptions, registerLiveService } from "./live.ts";
+import { registerValidateRoutes } from "./rest/validate.ts";
 import { type AppRouteOptions, registerAppRoutes } from "../apps/http.ts";
 
 /** Largest accepted request body for REST endpoints (reference R93). */
@@ -79,6 +80,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   registerInfoRoutes(app, engine, info);
   registerBuildStreamRoute(app, engine);
   registerOutputRoutes(app, engine);
+  registerValidateRoutes(app, engine);
   registerAppRoutes(app, engine, options.apps); // `/`, `/apps/*`, `/api/apps`: register last
 
   app.notFound((c) => {
