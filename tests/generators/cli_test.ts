@@ -1,0 +1,61 @@
+/** CLI behaviour of generators (GN7 exit 2, GN3 config errors, GN8 masked lines). */
+import { assert, assertEquals } from "../_assert.ts";
+import { startServer } from "./_helpers.ts";
+
+const root = new URL("../../", import.meta.url).pathname;
+
+async function cli(dir: string, args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}cli.ts`, "--data-dir", dir, ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+async function dataDir(manifest: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "graphsvc-gen-cli-" });
+  await Deno.mkdir(`${dir}/assets`);
+  await Deno.writeTextFile(`${dir}/assets/host.csv`, "name\nweb-1\n");
+  await Deno.writeTextFile(`${dir}/module.toml`, manifest);
+  return dir;
+}
+
+Deno.test("GN7 build: an abort_on_failure generator exits 2 with masked secrets in the log", async () => {
+  const srv = startServer(() => new Response("down", { status: 502 }));
+  const dir = await dataDir(
+    `[generator.feed]\nurl = "${srv.base}/feed?key=\${vault:ops#key}"\ntarget_input = "feed.json"\nabort_on_failure = true\n`,
+  );
+  try {
+    const r = await cli(dir, ["build"], { GRAPHSVC_SECRET_OPS_KEY: "sup3rsecret" });
+    assertEquals(r.code, 2, r.stderr);
+    assert(r.stdout.includes("build failed: aborted by generator failure"), r.stdout);
+    assert(r.stdout.includes("generators: 0 run, 0 skipped, 1 failed"), r.stdout);
+    assert(r.stderr.includes(`GET ${srv.base}/feed?key=***): HTTP 502`), r.stderr);
+    assert(!(r.stdout + r.stderr).includes("sup3rsecret"));
+  } finally {
+    await srv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("GN3 an invalid generator table is a configuration error (exit 2) before any build", async () => {
+  const dir = await dataDir(`[generators.feed]\nurl = "http://127.0.0.1:9/x"\n`);
+  try {
+    const r = await cli(dir, ["build"]);
+    assertEquals(r.code, 2);
+    assert(
+      r.stderr.includes(
+        "module.toml: generator 'feed': declare exactly one of target_input and target_asset",
+      ),
+      r.stderr,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
