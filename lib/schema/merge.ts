@@ -59,7 +59,9 @@ function mergeProperty(
     }
   }
   if (b.items) out.items = a.items ? mergeProperty(a.items, b.items, conflict) : b.items;
-  out.description ??= b.description;
+  if (out.description === undefined && b.description !== undefined) {
+    out.description = b.description;
+  }
   return out;
 }
 
