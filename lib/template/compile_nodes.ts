@@ -48,6 +48,12 @@ export function compileNodes(nodes: Node[]): Compiled {
   return { body: c.body(nodes), macros };
 }
 
+/**
+ * Deepest stack of macro calls (with the loops around them) a render may build: runaway
+ * recursion is a located render error at the call instead of a stack overflow (issue 16).
+ */
+const MAX_CALL_DEPTH = 600;
+
 function callMacro(
   st: State,
   ns: string,
@@ -58,6 +64,12 @@ function callMacro(
   const impl = ns === "self" ? st.macros.get(name) : undefined;
   if (!impl) {
     throw new RenderFailure(`Macro \`${ns}::${name}\` not found`, pos);
+  }
+  if (st.frames.length > MAX_CALL_DEPTH) {
+    throw new RenderFailure(
+      `Macro \`${name}\`: calls nested deeper than ${MAX_CALL_DEPTH} (runaway recursion?)`,
+      pos,
+    );
   }
   const vars = new Map<string, unknown>();
   for (const p of impl.params) {

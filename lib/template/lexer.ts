@@ -26,12 +26,20 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/**
+ * Deepest nesting of tag bodies, brackets, calls and subscripts the parser accepts (issue 16:
+ * 10 000 nested `{% if %}` or `((((` used to overflow the stack). Real templates stay below 10.
+ */
+export const MAX_NESTING = 200;
+
 /** A backtracking cursor over the template source that records the farthest failure. */
 export class Cursor {
   pos = 0;
   /** Farthest position where a token was expected. */
   farthest = 0;
   expected = new Set<string>();
+  /** Current nesting (see {@link MAX_NESTING}). */
+  depth = 0;
 
   constructor(readonly src: string) {}
 
@@ -53,6 +61,19 @@ export class Cursor {
       : JSON.stringify(this.src.slice(this.farthest, this.farthest + 12));
     const msg = list.length ? `expected ${list.join(", ")}; found ${found}` : `unexpected ${found}`;
     return new SyntaxFailure(msg, this.farthest);
+  }
+
+  /** Runs `f` one nesting level deeper; past {@link MAX_NESTING} a syntax error at `pos`. */
+  nested<T>(f: () => T, pos: number = this.pos): T {
+    if (this.depth >= MAX_NESTING) {
+      throw new SyntaxFailure(`nested too deeply (more than ${MAX_NESTING} levels)`, pos);
+    }
+    this.depth++;
+    try {
+      return f();
+    } finally {
+      this.depth--;
+    }
   }
 
   peek(offset = 0): number {
@@ -228,7 +249,7 @@ export class Cursor {
       return q === 96 ? jsonPointerKey(str) : jsonPointerKey(str.slice(1, -1));
     }
     this.pos = start;
-    return this.path();
+    return this.nested(() => this.path());
   }
 }
 

@@ -21,7 +21,37 @@ const ENDERS = new Set(["elif", "else", "endif", "endfor", "endmacro", "endblock
 /** Parses a template into nodes (whitespace control already applied). */
 export function parseTemplate(src: string): Node[] {
   const p = new TemplateParser(src);
-  return removeWhitespace(p.parseTop(), null);
+  const nodes = removeWhitespace(p.parseTop(), null);
+  checkTreeDepth(nodes);
+  return nodes;
+}
+
+/**
+ * Deepest syntax tree (counted in objects, arrays and maps) the compiler and renderer, which
+ * recurse over it, are given. The parser bounds nesting (`MAX_NESTING` in lexer.ts); this also
+ * bounds operator chains, which it builds as left-deep trees (`1 + 1 + …` 10 000 times, issue
+ * 16).
+ */
+export const MAX_TREE_DEPTH = 1200;
+
+/** Throws a located SyntaxFailure when the tree is deeper than {@link MAX_TREE_DEPTH}. */
+function checkTreeDepth(nodes: Node[]): void {
+  const stack: [unknown, number, number][] = [[nodes, 1, 0]];
+  while (stack.length > 0) {
+    const [v, depth, at] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    const here = typeof (v as { pos?: unknown }).pos === "number" ? (v as { pos: number }).pos : at;
+    if (depth > MAX_TREE_DEPTH) {
+      throw new SyntaxFailure(
+        `expression or block nested too deeply (more than ${MAX_TREE_DEPTH} levels, operator chains included)`,
+        here,
+      );
+    }
+    const children = v instanceof Map ? v.values() : Array.isArray(v) ? v : Object.values(v);
+    for (const child of children) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1, here]);
+    }
+  }
 }
 
 class TemplateParser {
@@ -57,6 +87,10 @@ class TemplateParser {
 
   /** Parses `content*` for a context; stops before a closing tag or at the end. */
   body(ctx: Ctx): Node[] {
+    return this.c.nested(() => this.bodyInner(ctx));
+  }
+
+  private bodyInner(ctx: Ctx): Node[] {
     const c = this.c;
     const nodes: Node[] = [];
     const src = c.src;

@@ -14,7 +14,26 @@ const MATH_PREC: Record<string, number> = { "+": 1, "-": 1, "*": 2, "/": 2, "%":
 
 /** Parses expressions at a cursor. */
 export class ExprParser {
+  /**
+   * Packrat memos of the context-free rules reached from several alternatives (issue 16:
+   * without them `f(a=f(a=…))` took time exponential in its depth, 45 s at depth 12).
+   */
+  private readonly valMemo = new Map<number, { r: R<ExprVal>; end: number }>();
+  private readonly callMemo = new Map<number, { r: R<FnCall>; end: number }>();
+
   constructor(readonly c: Cursor) {}
+
+  private memo<T>(table: Map<number, { r: R<T>; end: number }>, f: () => R<T>): R<T> {
+    const start = this.c.pos;
+    const hit = table.get(start);
+    if (hit) {
+      this.c.pos = hit.end;
+      return hit.r;
+    }
+    const r = f();
+    table.set(start, { r, end: this.c.pos });
+    return r;
+  }
 
   private attempt<T>(f: () => R<T>): R<T> {
     const save = this.c.pos;
@@ -25,6 +44,10 @@ export class ExprParser {
 
   /** `logic_expr = logic_val ((op_or | op_and) logic_val)*`, `and` binding tighter. */
   logicExpr(): R<Expr> {
+    return this.c.nested(() => this.logicExprInner());
+  }
+
+  private logicExprInner(): R<Expr> {
     const first = this.logicVal();
     if (first === FAIL) return FAIL;
     const operands: Expr[] = [first];
@@ -236,6 +259,10 @@ export class ExprParser {
 
   /** `basic_expr = ("(" basic_expr ")" | basic_val) (basic_op ("(" basic_expr ")" | basic_val))*` */
   private basicExpr(): R<Expr> {
+    return this.c.nested(() => this.basicExprInner());
+  }
+
+  private basicExprInner(): R<Expr> {
     const operand = (): R<Expr> => {
       const c = this.c;
       const pos = c.pos;
@@ -259,6 +286,10 @@ export class ExprParser {
 
   /** `basic_val = boolean | test_not | test | macro_call | fn_call | path | float | int` */
   private basicVal(): R<ExprVal> {
+    return this.memo(this.valMemo, () => this.basicValInner());
+  }
+
+  private basicValInner(): R<ExprVal> {
     const c = this.c;
     for (const b of ["true", "false", "True", "False"]) {
       if (c.startsWith(b)) {
@@ -372,6 +403,10 @@ export class ExprParser {
 
   /** `fn_call = ident "(" kwargs? ")"` */
   fnCall(): R<FnCall> {
+    return this.memo(this.callMemo, () => this.fnCallInner());
+  }
+
+  private fnCallInner(): R<FnCall> {
     const c = this.c;
     const pos = c.pos;
     const name = c.ident();
@@ -532,6 +567,10 @@ export class ExprParser {
 
   /** `array = "[" (logic_val ",")* logic_val? "]"` */
   private array(): R<Expr[]> {
+    return this.c.nested(() => this.arrayInner());
+  }
+
+  private arrayInner(): R<Expr[]> {
     const c = this.c;
     if (!c.lit("[")) return FAIL;
     const items: Expr[] = [];
