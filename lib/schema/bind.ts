@@ -85,7 +85,9 @@ export function loadSchemas(
       report({
         severity: "error",
         code: "schema_load_error",
-        message: `${origin}: cannot be read (${text && "error" in text ? text.error : "missing"})`,
+        message: `${origin}: cannot be read (${
+          text && "error" in text ? text.error : "not found"
+        })`,
         file: origin,
         module: d.module,
       });
