@@ -319,6 +319,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     .option("--host <addr>", "address to bind", "127.0.0.1")
     .option("--no-watch", "do not rebuild when files under the data directory change")
     .option("--read-only", "disable every write endpoint (no admin_assets feature)")
+    .option("--mcp-write", "expose the MCP tool saveAsset (asset writes through the write path)")
     .option(
       "--allowed-host <host>",
       "accepted Host header, name or name:port (repeatable; default: the loopback names with " +
@@ -366,6 +367,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
           log,
           live: liveOptions(opts, cmd.readOnly === true),
           allowedHosts: cmd.allowedHost,
+          mcp: { write: cmd.mcpWrite === true },
           limits: {
             headerTimeoutMs: cmd.headerTimeout,
             bodyTimeoutMs: cmd.bodyTimeout,

@@ -10,6 +10,7 @@ import type { LiveOptions } from "./lib/api/live.ts";
 import type { GraphEngine } from "./lib/engine.ts";
 import { VERSION } from "./lib/version.ts";
 import { createUnixFetch } from "./lib/runtime/deno/unix_fetch.ts";
+import type { McpOptions } from "./lib/mcp/http.ts";
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
@@ -36,6 +37,8 @@ export interface ServeOptions {
   allowedHosts?: readonly string[];
   /** Connection time-outs and per-client cap (see {@link ConnectionLimits}). */
   limits?: Partial<ConnectionLimits>;
+  /** The MCP endpoint's options (`write`: `--mcp-write`). */
+  mcp?: McpOptions;
 }
 
 /**
@@ -131,6 +134,7 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     features: features(options.edition, options.live ?? {}),
     readStaticAsset: readNodeModulesFile,
     apps: { env: readEnv, unixFetch: createUnixFetch().fetch },
+    mcp: options.mcp,
     ...options.live,
     allowedHosts: options.allowedHosts?.length
       ? options.allowedHosts

@@ -17,6 +17,7 @@ import { registerSecurity, type SecurityOptions } from "./security.ts";
 import { type LiveOptions, registerLiveService } from "./live.ts";
 import { registerValidateRoutes } from "./rest/validate.ts";
 import { type AppRouteOptions, registerAppRoutes } from "../apps/http.ts";
+import { type McpOptions, registerMcpRoutes } from "../mcp/http.ts";
 
 /** Largest accepted request body for REST endpoints (reference R93). */
 export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
@@ -29,6 +30,8 @@ export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOp
   readStaticAsset?: StaticAssetReader;
   /** Hosted apps and their proxy routes (environment, upstream fetch, action sockets). */
   apps?: AppRouteOptions;
+  /** The MCP endpoint (`write`: `saveAsset`, `--mcp-write`). */
+  mcp?: McpOptions;
 }
 
 /** The HTTP application: a fetch handler usable with `Deno.serve`, edge runtimes and tests. */
@@ -75,6 +78,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
     }),
   );
   const live = registerLiveService(app, engine, options);
+  registerMcpRoutes(app, engine, live.writes, options.mcp ?? {}, info); // `/mcp` (R70–R74)
   registerGraphQLRoutes(app, engine, options.readStaticAsset, live.mutationMode);
   registerAssetReadRoutes(app, engine.workspace);
   registerInfoRoutes(app, engine, info);

@@ -1,0 +1,145 @@
+/**
+ * `/mcp` (reference R70): the MCP Streamable HTTP transport of the SDK (web-standard flavour)
+ * mounted in the Hono app. Each `initialize` opens a session (its own server and transport,
+ * answered with `Mcp-Session-Id`); later requests name the session; `DELETE` ends it. Responses
+ * are JSON or SSE depending on the client's `Accept` header.
+ *
+ * @module
+ */
+import type { Hono } from "hono";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Graph } from "../graph/graph.ts";
+import { createMcpServer, type McpActions, type McpWriter, registerActionTools } from "./server.ts";
+
+/** What `/mcp` needs from the engine (a `GraphEngine` fits). */
+export interface McpHost {
+  /** The published snapshot. */
+  readonly current: { readonly generation: number; readonly graph: Graph };
+  /** Newest requested generation. */
+  readonly latestGeneration: number;
+  /** Schedules a build. */
+  requestRebuild(): number;
+  /** Resolves when build `generation` (or a later one) finished. */
+  waitFor(generation: number): Promise<unknown>;
+  /** Waits for a published generation. */
+  awaitGeneration(generation: number, timeoutMs: number): Promise<{ kind: string }>;
+}
+
+/** Options of {@link registerMcpRoutes}. */
+export interface McpOptions {
+  /** Expose `saveAsset` (`--mcp-write`). */
+  write?: boolean;
+  /** Actions as tools (R74), once an action runtime exists. */
+  actions?: McpActions;
+  /** Most concurrent sessions (default 64; the least recently used is closed beyond). */
+  maxSessions?: number;
+  /** Idle sessions are closed after this many ms (default 30 min). */
+  sessionIdleMs?: number;
+}
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  close(): Promise<void>;
+  lastUsed: number;
+}
+
+/**
+ * Mounts `/mcp` and adds `mcp` (and `mcp_write`) to `info.features` (R60). `writer` is the live
+ * service's write path; it is used only with `write: true`.
+ *
+ * @example
+ * ```ts ignore
+ * registerMcpRoutes(app, engine, live.writes, { write: false }, info);
+ * ```
+ */
+export function registerMcpRoutes(
+  app: Hono,
+  host: McpHost,
+  writer: McpWriter,
+  options: McpOptions,
+  info: { version: string; features: string[] },
+): void {
+  const added = (options.write ? ["mcp", "mcp_write"] : ["mcp"]).filter((f) =>
+    !info.features.includes(f)
+  );
+  info.features = [...info.features, ...added];
+  const version = info.version;
+  const sessions = new Map<string, Session>();
+  const maxSessions = options.maxSessions ?? 64;
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const snapshot = async () => {
+    if (host.current.generation === 0) {
+      await host.waitFor(host.latestGeneration > 0 ? 1 : host.requestRebuild());
+    }
+    return host.current;
+  };
+  const deps = {
+    snapshot,
+    writer: options.write ? writer : undefined,
+    awaitGeneration: async (g: number) => (await host.awaitGeneration(g, 10_000)).kind === "ready",
+    actions: options.actions,
+    version,
+  };
+
+  const evict = async (now: number) => {
+    for (const [id, s] of sessions) {
+      if (now - s.lastUsed > idleMs) {
+        sessions.delete(id);
+        await s.close();
+      }
+    }
+    while (sessions.size >= maxSessions) {
+      const [id, s] = [...sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+      sessions.delete(id);
+      await s.close();
+    }
+  };
+
+  const open = async (): Promise<Session> => {
+    const server = createMcpServer(deps);
+    if (options.actions) await registerActionTools(server, options.actions);
+    const transport: WebStandardStreamableHTTPServerTransport =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        onsessioninitialized: (id) => {
+          sessions.set(id, session);
+        },
+        onsessionclosed: (id) => {
+          sessions.delete(id);
+        },
+      });
+    const session: Session = {
+      transport,
+      lastUsed: Date.now(),
+      close: async () => {
+        await server.close().catch(() => {});
+      },
+    };
+    await server.connect(transport);
+    return session;
+  };
+
+  app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {
+    const id = c.req.header("mcp-session-id");
+    const now = Date.now();
+    if (id) {
+      const session = sessions.get(id);
+      if (!session) {
+        return Response.json({
+          jsonrpc: "2.0",
+          error: { code: -32001, message: "Session not found (initialize again)" },
+          id: null,
+        }, { status: 404 });
+      }
+      session.lastUsed = now;
+      return await session.transport.handleRequest(c.req.raw);
+    }
+    await evict(now);
+    const session = await open();
+    const res = await session.transport.handleRequest(c.req.raw);
+    // Not an `initialize`: the transport answered an error and keeps no session.
+    if (!session.transport.sessionId) await session.close();
+    return res;
+  });
+}

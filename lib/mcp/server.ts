@@ -1,0 +1,304 @@
+/**
+ * The MCP server over the engine (reference R70–R74), built with the official TypeScript SDK:
+ * graph tools, the graph-RAG prompts, `saveAsset` when writes are enabled, and actions as tools
+ * once an action runtime is given ({@link McpActions}).
+ *
+ * @module
+ */
+// The SDK's export map has no types for `*.js` subpaths: take them from the extensionless ones.
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult, GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Graph, JsonValue } from "../graph/graph.ts";
+import {
+  findPath,
+  getNeighbors,
+  getResource,
+  listResources,
+  listResourceTypes,
+  MAX_PAGE,
+  ToolInputError,
+} from "./graph_tools.ts";
+import { globalSearch, localSearch, semanticSearch } from "./search.ts";
+
+/** A row write of `saveAsset` (the live service's auto-CRUD path). */
+export interface McpWriter {
+  /** Inserts a row; fails on a duplicate key. */
+  addRow(
+    type: string,
+    fields: Readonly<Record<string, JsonValue>>,
+  ): Promise<{ message: string; name: string; generation: number }>;
+  /** Changes the given fields of an existing row. */
+  changeRow(
+    type: string,
+    name: string,
+    fields: Readonly<Record<string, JsonValue>>,
+  ): Promise<{ message: string; name: string; generation: number }>;
+}
+
+/** One action exposed as the tool `action.<module>.<name>` (R74). */
+export interface McpActionTool {
+  /** Module id. */
+  module: string;
+  /** Action name. */
+  name: string;
+  /** What it does. */
+  description: string;
+}
+
+/**
+ * The seam for actions (R74): the actions runtime implements it; until then no action tools are
+ * listed.
+ */
+export interface McpActions {
+  /** The actions to expose. */
+  list(): Promise<readonly McpActionTool[]>;
+  /** Runs one action with its JSON input; the result becomes the tool's text. */
+  invoke(module: string, name: string, input: Record<string, unknown>): Promise<JsonValue>;
+}
+
+/** What the MCP server needs. */
+export interface McpDeps {
+  /** The published graph (waits for the first build when there is none yet). */
+  snapshot(): Promise<{ generation: number; graph: Graph }>;
+  /** `saveAsset` exists only with a writer (`--mcp-write`). */
+  writer?: McpWriter;
+  /** Waits until `generation` is published (read-your-writes after `saveAsset`). */
+  awaitGeneration?(generation: number): Promise<boolean>;
+  /** Actions as tools (R74). */
+  actions?: McpActions;
+  /** Server version reported at `initialize`. */
+  version: string;
+}
+
+function ok(value: unknown): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(value) }] };
+}
+
+function fail(error: unknown): CallToolResult {
+  const known = error instanceof ToolInputError || (error instanceof Error &&
+    (error.name === "WriteError" || error.name === "ParseError"));
+  const message = known
+    ? (error as Error).message
+    : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  return { isError: true, content: [{ type: "text", text: message }] };
+}
+
+async function run(work: () => unknown | Promise<unknown>): Promise<CallToolResult> {
+  try {
+    return ok(await work());
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const ref = {
+  type: z.string().describe("resource type"),
+  name: z.string().describe("primary key"),
+};
+
+/**
+ * Creates one MCP server (one per session) with every tool and prompt registered.
+ *
+ * @example
+ * ```ts ignore
+ * const server = createMcpServer({ snapshot: async () => engine.current, version: "1.0.0" });
+ * await server.connect(transport);
+ * ```
+ */
+export function createMcpServer(deps: McpDeps): McpServer {
+  const server = new McpServer({ name: "graphsvc", version: deps.version }, {
+    instructions: "A typed property graph of resources (type + name, properties) and directed " +
+      "relations. Start with listResourceTypes, then listResources/getResource/getNeighbors; " +
+      "use semanticSearch to find resources by text, localSearch/globalSearch for context.",
+  });
+  const graph = async () => (await deps.snapshot()).graph;
+  const readOnly = { readOnlyHint: true, openWorldHint: false };
+
+  server.registerTool("getResource", {
+    description: "Properties and relations (outgoing and incoming, up to 200 each) of one " +
+      "resource, given its type and name.",
+    inputSchema: ref,
+    annotations: readOnly,
+  }, ({ type, name }) => run(async () => getResource(await graph(), type, name)));
+
+  server.registerTool("listResources", {
+    description: "Resources of one type, sorted by name, optionally filtered by exact property " +
+      `values; paged with offset/limit (limit 1–${MAX_PAGE}, default 50). Answers total and ` +
+      "next_offset when there are more.",
+    inputSchema: {
+      type: z.string().describe("resource type"),
+      filter: z.record(z.string(), scalar).optional()
+        .describe('exact property values, e.g. {"env": "prod"}'),
+      offset: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(MAX_PAGE).optional(),
+    },
+    annotations: readOnly,
+  }, (args) => run(async () => listResources(await graph(), args as never)));
+
+  server.registerTool("getNeighbors", {
+    description: "The resources one relation away from a resource, with relation types; " +
+      "direction out, in or both (default), optionally one relation type only.",
+    inputSchema: {
+      ...ref,
+      direction: z.enum(["in", "out", "both"]).optional(),
+      relation: z.string().optional().describe("only this relation type"),
+      limit: z.number().int().min(1).max(200).optional(),
+    },
+    annotations: readOnly,
+  }, (args) => run(async () => getNeighbors(await graph(), args)));
+
+  server.registerTool("findPath", {
+    description: "A shortest path between two resources (relations followed both ways unless " +
+      "directed), as steps {from, relation, direction, to}; at most maxDepth steps (default 6).",
+    inputSchema: {
+      from_type: z.string(),
+      from_name: z.string(),
+      to_type: z.string(),
+      to_name: z.string(),
+      maxDepth: z.number().int().min(1).max(12).optional(),
+      directed: z.boolean().optional(),
+    },
+    annotations: readOnly,
+  }, (a) =>
+    run(async () =>
+      findPath(
+        await graph(),
+        { type: a.from_type, name: a.from_name },
+        { type: a.to_type, name: a.to_name },
+        { maxDepth: a.maxDepth, directed: a.directed },
+      )
+    ));
+
+  server.registerTool("localSearch", {
+    description: "Graph-RAG local context: the neighbourhood (depth 2 by default) of a resource " +
+      "(type and name) or of the best matches of a text query, summarised per type and " +
+      "relation type, with nodes and edges.",
+    inputSchema: {
+      query: z.string().optional(),
+      type: z.string().optional(),
+      name: z.string().optional(),
+      depth: z.number().int().min(1).max(3).optional(),
+      limit: z.number().int().min(1).max(500).optional(),
+    },
+    annotations: readOnly,
+  }, (args) => run(async () => localSearch(await graph(), args)));
+
+  server.registerTool("globalSearch", {
+    description: "Graph-RAG global context: per-type aggregates of the whole graph (counts, " +
+      "property fill and common values, relation types); with a query, the most relevant " +
+      "types first and the best matching resources.",
+    inputSchema: {
+      query: z.string().optional(),
+      limit: z.number().int().min(1).max(200).optional(),
+    },
+    annotations: readOnly,
+  }, (args) => run(async () => globalSearch(await graph(), args)));
+
+  server.registerTool("semanticSearch", {
+    description: "Find resources by text: substring and fuzzy match over names, descriptions " +
+      "and property values, best first (optionally one type only).",
+    inputSchema: {
+      query: z.string().min(1),
+      type: z.string().optional(),
+      limit: z.number().int().min(1).max(200).optional(),
+    },
+    annotations: readOnly,
+  }, (args) => run(async () => semanticSearch(await graph(), args)));
+
+  server.registerTool("listResourceTypes", {
+    description: "Every resource type with its count, property keys and relation types " +
+      "(outgoing and incoming, with the types at the other end).",
+    inputSchema: {},
+    annotations: readOnly,
+  }, () => run(async () => listResourceTypes(await graph())));
+
+  if (deps.writer) registerSaveAsset(server, deps, deps.writer);
+  registerPrompts(server, graph);
+  return server;
+}
+
+function registerSaveAsset(server: McpServer, deps: McpDeps, writer: McpWriter): void {
+  server.registerTool("saveAsset", {
+    description: "Insert a row into an asset (mode insert; fields must include the key column) " +
+      "or change fields of an existing row (mode update, with name). Written to the asset CSV " +
+      "and rebuilt; answers the generation that contains the write (waited for unless " +
+      "wait=false).",
+    inputSchema: {
+      type: z.string().describe("asset resource type"),
+      mode: z.enum(["insert", "update"]),
+      name: z.string().optional().describe("primary key of the row to update"),
+      fields: z.record(z.string(), scalar).describe("column values"),
+      wait: z.boolean().optional(),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  }, (a) =>
+    run(async () => {
+      if (a.mode === "update" && a.name === undefined) {
+        throw new ToolInputError("mode update needs the name of the row");
+      }
+      const result = a.mode === "insert"
+        ? await writer.addRow(a.type, a.fields)
+        : await writer.changeRow(a.type, a.name!, a.fields);
+      const published = a.wait === false || !deps.awaitGeneration
+        ? undefined
+        : await deps.awaitGeneration(result.generation);
+      return { ...result, ...(published === undefined ? {} : { published }) };
+    }));
+}
+
+function registerPrompts(server: McpServer, graph: () => Promise<Graph>): void {
+  const message = (text: string): GetPromptResult => ({
+    messages: [{ role: "user", content: { type: "text", text } }],
+  });
+  server.registerPrompt("get_resource_details", {
+    description: "Explain one resource: its properties and relations, from the graph.",
+    argsSchema: { type: z.string(), name: z.string() },
+  }, async ({ type, name }) => {
+    const g = await graph();
+    const data = getResource(g, type, name);
+    return message(
+      `Describe the ${type} '${name}' of the graph: what it is, its important properties, ` +
+        `and how it relates to other resources. Use getNeighbors or findPath for more.\n\n` +
+        `Resource (JSON):\n${JSON.stringify(data)}`,
+    );
+  });
+  server.registerPrompt("graphrag_local_search", {
+    description: "Answer a question from the local graph context of the best matching resources.",
+    argsSchema: { query: z.string() },
+  }, async ({ query }) => {
+    const context = localSearch(await graph(), { query });
+    return message(
+      `Answer using only the graph context below (a depth-2 neighbourhood of the resources ` +
+        `best matching the question).\n\nQuestion: ${query}\n\nContext (JSON):\n` +
+        JSON.stringify(context),
+    );
+  });
+  server.registerPrompt("graphrag_global_search", {
+    description: "Answer a question about the whole graph from per-type aggregates.",
+    argsSchema: { query: z.string() },
+  }, async ({ query }) => {
+    const context = globalSearch(await graph(), { query });
+    return message(
+      `Answer using only the graph summary below (per-type counts, properties and relation ` +
+        `types, ranked by relevance to the question).\n\nQuestion: ${query}\n\nSummary (JSON):\n` +
+        JSON.stringify(context),
+    );
+  });
+}
+
+/**
+ * Registers actions as tools `action.<module>.<name>` (R74). Called per session with the
+ * action runtime's list; a no-op until actions exist.
+ */
+export async function registerActionTools(server: McpServer, actions: McpActions): Promise<void> {
+  for (const a of await actions.list()) {
+    server.registerTool(`action.${a.module}.${a.name}`, {
+      description: a.description,
+      inputSchema: { input: z.record(z.string(), z.unknown()).optional() },
+    }, ({ input }) => run(() => actions.invoke(a.module, a.name, input ?? {})));
+  }
+}
