@@ -193,16 +193,6 @@ function jsonText(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
-const deepArray = (n: number): unknown => {
-  let v: unknown = 1;
-  for (let i = 0; i < n; i++) v = [v];
-  return v;
-};
-const deepObject = (n: number): unknown => {
-  let v: unknown = "x";
-  for (let i = 0; i < n; i++) v = { eq: v };
-  return v;
-};
 const REGEXES = [
   "(a+)+$",
   "(?i)API",
