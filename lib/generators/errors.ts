@@ -16,6 +16,7 @@
  */
 export class GeneratorConfigError extends Error {
   /**
+   * Creates the error.
    * @param code stable error code (`generator_duplicate`, `generator_target`, …)
    * @param generator the generator's name
    * @param file the manifest that declares it
@@ -45,6 +46,7 @@ export class GeneratorConfigError extends Error {
  */
 export class GeneratorRunError extends Error {
   /**
+   * Creates the error.
    * @param generator the generator's name
    * @param module the declaring module (layer id)
    * @param request what was run: `METHOD url` or the command
@@ -74,7 +76,7 @@ export class GeneratorRunError extends Error {
  * ```
  */
 export class GeneratorAbortError extends Error {
-  /** @param detail the masked failure message */
+  /** Creates the error. @param detail the masked failure message */
   constructor(readonly detail: string) {
     super(`aborted by generator failure (abort_on_failure): ${detail}`);
     this.name = "GeneratorAbortError";

@@ -16,11 +16,18 @@
  *
  * @module
  */
-export { type GeneratorDeclaration, type ManifestLayer, readGenerators } from "./declarations.ts";
+export {
+  type ExecDeclaration,
+  type GeneratorDeclaration,
+  type HttpDeclaration,
+  type ManifestLayer,
+  type PaginationDeclaration,
+  readGenerators,
+} from "./declarations.ts";
 export { parseDuration } from "./duration.ts";
 export { GeneratorAbortError, GeneratorConfigError, GeneratorRunError } from "./errors.ts";
 export { DEFAULT_HTTP_LIMITS, type HttpLimits } from "./http.ts";
-export { loadGenerators } from "./load.ts";
+export { type LoadedGenerators, loadGenerators } from "./load.ts";
 export type { GeneratorHost, ProcessRequest, ProcessResult, ProcessRunner } from "./ports.ts";
 export {
   chainSecretProviders,
@@ -36,3 +43,6 @@ export {
   type GeneratorSchedulerOptions,
   type GeneratorSummary,
 } from "./scheduler.ts";
+export type { JsonValue } from "../graph/graph.ts";
+export type { Workspace } from "../workspace/workspace.ts";
+export type { LayerSource } from "../workspace/sources.ts";

@@ -97,7 +97,7 @@ export class GeneratorScheduler {
   #fullRun = false;
   #last: GeneratorSummary | undefined;
 
-  /** @param options workspace, modules, runtime host and limits */
+  /** Creates a scheduler. @param options workspace, modules, runtime host and limits */
   constructor(options: GeneratorSchedulerOptions) {
     this.#o = options;
   }

@@ -92,10 +92,9 @@ export class SecretMasker {
   add(value: string): void {
     if (value === "" || this.#values.has(value)) return;
     this.#values.add(value);
+    // Secrets travel URL-encoded in query strings too (encoded once, not recursively).
+    this.#values.add(encodeURIComponent(value));
     this.#sorted = [...this.#values].sort((a, b) => b.length - a.length);
-    // Secrets travel URL-encoded in query strings too.
-    const encoded = encodeURIComponent(value);
-    if (encoded !== value) this.add(encoded);
   }
 
   /** `text` with every registered value replaced by `***`. */
