@@ -10,6 +10,7 @@ import type { LiveOptions } from "./lib/api/live.ts";
 import type { GraphEngine } from "./lib/engine.ts";
 import { VERSION } from "./lib/version.ts";
 import { createUnixFetch } from "./lib/runtime/deno/unix_fetch.ts";
+import { denoSchemaFetcher } from "./lib/runtime/deno/schema_fetch.ts";
 import type { McpOptions } from "./lib/mcp/http.ts";
 
 /** Options of {@link serve}. */
@@ -134,6 +135,7 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     features: features(options.edition, options.live ?? {}),
     readStaticAsset: readNodeModulesFile,
     apps: { env: readEnv, unixFetch: createUnixFetch().fetch },
+    schemaFetcher: denoSchemaFetcher({ cacheMs: 60_000 }),
     mcp: options.mcp,
     ...options.live,
     allowedHosts: options.allowedHosts?.length

@@ -16,6 +16,7 @@ import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.
 import { registerSecurity, type SecurityOptions } from "./security.ts";
 import { type LiveOptions, registerLiveService } from "./live.ts";
 import { registerValidateRoutes } from "./rest/validate.ts";
+import type { SchemaFetcher } from "../schema/sources.ts";
 import { type AppRouteOptions, registerAppRoutes } from "../apps/http.ts";
 import { type McpOptions, registerMcpRoutes } from "../mcp/http.ts";
 
@@ -32,6 +33,8 @@ export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOp
   apps?: AppRouteOptions;
   /** The MCP endpoint (`write`: `saveAsset`, `--mcp-write`). */
   mcp?: McpOptions;
+  /** Reads remote schema locations for `/api/validate-workspace` (Git, files outside modules). */
+  schemaFetcher?: SchemaFetcher;
 }
 
 /** The HTTP application: a fetch handler usable with `Deno.serve`, edge runtimes and tests. */
@@ -84,7 +87,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   registerInfoRoutes(app, engine, info);
   registerBuildStreamRoute(app, engine);
   registerOutputRoutes(app, engine);
-  registerValidateRoutes(app, engine);
+  registerValidateRoutes(app, engine, options.schemaFetcher);
   registerAppRoutes(app, engine, options.apps); // `/`, `/apps/*`, `/api/apps`: register last
 
   app.notFound((c) => {

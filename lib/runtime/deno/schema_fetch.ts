@@ -15,6 +15,8 @@ export interface DenoSchemaFetcherOptions {
   git?: string;
   /** Longest a git command or HTTP request may run (default 120 s). */
   timeoutMs?: number;
+  /** How long a clone is reused (default: for the fetcher's lifetime, one CLI run). */
+  cacheMs?: number;
 }
 
 /**
@@ -29,9 +31,16 @@ export interface DenoSchemaFetcherOptions {
  */
 export function denoSchemaFetcher(options: DenoSchemaFetcherOptions = {}): SchemaFetcher {
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const clones = new Map<string, Promise<string>>();
+  const clones = new Map<string, { at: number; dir: Promise<string> }>();
   const clone = (url: string) => {
-    let p = clones.get(url);
+    const cached = clones.get(url);
+    const fresh = cached &&
+      (options.cacheMs === undefined || Date.now() - cached.at < options.cacheMs);
+    let p = fresh ? cached.dir : undefined;
+    if (cached && !fresh) {
+      // An expired clone is replaced; its directory goes.
+      cached.dir.then((d) => Deno.remove(d, { recursive: true })).catch(() => {});
+    }
     if (!p) {
       p = (async () => {
         const dir = await Deno.makeTempDir({ prefix: "graphsvc-schema-" });
@@ -54,7 +63,8 @@ export function denoSchemaFetcher(options: DenoSchemaFetcherOptions = {}): Schem
         }
         return dir;
       })();
-      clones.set(url, p);
+      clones.set(url, { at: Date.now(), dir: p });
+      p.catch(() => clones.delete(url));
     }
     return p;
   };
