@@ -69,7 +69,7 @@ function* assetFileSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
 }
 
 /** CSV rows parsed between two pause points. */
-const CSV_ROWS_PER_STEP = 256;
+const CSV_ROWS_PER_STEP = 64;
 
 /**
  * `parseCsv` (formats/csv.ts) as steps: the same scanner and checks, same result and errors,
@@ -200,7 +200,7 @@ export function* assetPhaseSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
 }
 
 /** Asset rows loaded between two pause points of {@link assetPhaseSteps}. */
-const ROWS_PER_STEP = 64;
+const ROWS_PER_STEP = 16;
 
 function* loadRows(
   ctx: PhaseContext,

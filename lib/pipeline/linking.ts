@@ -69,7 +69,7 @@ export function autoLink(
 }
 
 /** Resources auto-linked between two pause points of {@link autoLinkSteps}. */
-const RESOURCES_PER_STEP = 64;
+const RESOURCES_PER_STEP = 16;
 
 /**
  * {@link autoLink} as steps (see `slicing.ts`): pauses every {@link RESOURCES_PER_STEP}

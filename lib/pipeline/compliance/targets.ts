@@ -22,7 +22,7 @@ import { type ControlRun, MAX_ERRORS_PER_TARGET } from "./run.ts";
 import type { Steps } from "../slicing.ts";
 
 /** Origins (or relations) a target handles between two pause points of a sliced build. */
-const ITEMS_PER_STEP = 8;
+const ITEMS_PER_STEP = 4;
 
 /**
  * Applies one target; failures are reported per origin and never stop the other origins. Steps

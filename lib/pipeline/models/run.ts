@@ -16,7 +16,7 @@ import type { IssueCollector } from "../issues.ts";
 export const MAX_ERRORS_PER_BLOCK = 5;
 
 /** Origins a rule block evaluates between two pause points of a sliced build (`slicing.ts`). */
-export const ORIGINS_PER_STEP = 8;
+export const ORIGINS_PER_STEP = 4;
 
 /** Shared state of one build's model phase. */
 export interface ModelRunState {

@@ -19,7 +19,7 @@ import { runSteps, type Steps } from "../slicing.ts";
 export const MAX_ERRORS_PER_RULE = 5;
 
 /** Origins evaluated between two pause points of a sliced build (see `slicing.ts`). */
-const ORIGINS_PER_STEP = 4;
+const ORIGINS_PER_STEP = 2;
 
 /** A pending output: written after every rule was evaluated. */
 export interface OutputWrite {
