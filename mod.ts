@@ -45,8 +45,17 @@ export { MemoryWorkspace } from "./lib/workspace/memory.ts";
 export { DenoFsWorkspace } from "./lib/workspace/deno_fs.ts";
 export { loadSourceSet } from "./lib/workspace/sources.ts";
 export type { Layer, LayerSource, SourceFile, SourceSet } from "./lib/workspace/sources.ts";
-export { buildGraph } from "./lib/pipeline/build.ts";
-export type { BuildOptions, BuildResult, BuildStats, RulePhases } from "./lib/pipeline/build.ts";
+export { buildGraph, buildGraphSliced } from "./lib/pipeline/build.ts";
+export type {
+  AssetTableInfo,
+  BuildOptions,
+  BuildOutcome,
+  BuildResult,
+  BuildStats,
+  RulePhases,
+  SlicedBuildOptions,
+} from "./lib/pipeline/build.ts";
+export type { SliceOptions, Steps, StepsOr } from "./lib/pipeline/slicing.ts";
 export { defaultPhases } from "./lib/pipeline/phases.ts";
 export { createTemplateRenderer } from "./lib/pipeline/templates.ts";
 export type { TemplateRendererOptions } from "./lib/pipeline/templates.ts";
