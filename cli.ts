@@ -233,6 +233,20 @@ function liveOptions(opts: GlobalOptions, readOnly: boolean): LiveOptions {
   };
 }
 
+/** A reload webhook also reruns generators without `ttl`/`condition` (GN4). */
+function withGeneratorReload(live: LiveOptions, engine: GraphEngine): LiveOptions {
+  const scheduler = schedulers.get(engine);
+  if (!scheduler) return live;
+  const sync = live.sync;
+  return {
+    ...live,
+    sync: async (log) => {
+      scheduler.requestFullRun();
+      await sync?.(log);
+    },
+  };
+}
+
 /** A port in use or an address that cannot be bound is a configuration error (CL21): exit 2. */
 async function serveOrUsageError(
   port: number,
@@ -365,7 +379,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
           edition,
           watchDir: cmd.watch ? opts.dataDir : undefined,
           log,
-          live: liveOptions(opts, cmd.readOnly === true),
+          live: withGeneratorReload(liveOptions(opts, cmd.readOnly === true), engine),
           allowedHosts: cmd.allowedHost,
           mcp: { write: cmd.mcpWrite === true },
           limits: {

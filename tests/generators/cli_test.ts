@@ -59,3 +59,56 @@ Deno.test("GN3 an invalid generator table is a configuration error (exit 2) befo
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("GN4 serve: the first build runs generators, a reload webhook runs them again", async () => {
+  const srv = startServer(() => new Response(`name\nweb-${srv.seen.length}\n`));
+  const dir = await dataDir(
+    `[generator.hosts]\nurl = "${srv.base}/hosts.csv"\ntarget_asset = "host.csv"\n`,
+  );
+  const port = 19000 + Math.floor(Math.random() * 2000);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `${root}cli.ts`,
+      "--data-dir",
+      dir,
+      "serve",
+      "--port",
+      String(port),
+      "--no-watch",
+    ],
+    env: { GRAPHSVC_API_TOKEN: "tok" },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const names = async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/graphql?query=%7Bhost%7Bname%7D%7D`);
+    return ((await res.json()).data?.host ?? []).map((h: { name: string }) => h.name);
+  };
+  const until = async (want: string) => {
+    for (let i = 0; i < 150; i++) {
+      try {
+        if ((await names()).includes(want)) return true;
+      } catch { /* not up yet */ }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return false;
+  };
+  try {
+    assert(await until("web-1"), "the first build used the fetched file");
+    const res = await fetch(`http://127.0.0.1:${port}/api/webhook/reload`, {
+      method: "POST",
+      headers: { "x-api-token": "tok" },
+    });
+    assertEquals(res.status, 202);
+    await res.body?.cancel();
+    assert(await until("web-2"), "the reload refetched");
+    assertEquals(srv.seen.length, 2);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await srv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
