@@ -134,6 +134,8 @@ export class GeneratorScheduler {
     };
     this.#last = summary;
     const env = o.env ?? {};
+    // Secrets held in the environment never show in a line, even when read through `env.*`.
+    for (const [k, v] of Object.entries(env)) if (k.startsWith("GRAPHSVC_SECRET_")) masker.add(v);
     const { generators, params } = await loadGenerators(
       o.workspace,
       o.modules ?? [],

@@ -290,3 +290,20 @@ response_filter = { "tera!" = "not json {{ response.regions.a.d }}" }
     await srv.close();
   }
 });
+
+Deno.test("GN8 environment-held secrets are masked even when read through env.*", async () => {
+  const srv = startServer(() => new Response("nope", { status: 404 }));
+  try {
+    const ws = new TimedMemory({
+      "module.toml":
+        `[generator.e]\nurl = "${srv.base}/e?k={{ env.GRAPHSVC_SECRET_X_Y }}"\ntarget_input = "e.json"\n`,
+    });
+    const { s, lines } = scheduler(ws, { env: { GRAPHSVC_SECRET_X_Y: "envsecret" } });
+    await s.run(() => {});
+    assertEquals(srv.seen[0].url.searchParams.get("k"), "envsecret");
+    assert(lines.some((l) => l.includes("/e?k=***): HTTP 404")), lines.join("\n"));
+    assert(!lines.join("\n").includes("envsecret"));
+  } finally {
+    await srv.close();
+  }
+});
