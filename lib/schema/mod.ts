@@ -13,9 +13,19 @@
  */
 export { type GeneratedSchema, type GenerateOptions, generateSchema } from "./generate.ts";
 export { parseSchema, SchemaLoadError } from "./parse.ts";
-export { formatReportSyslog, formatReportText, makeReport } from "./report.ts";
-export type { RemoteSchemaLocation, SchemaFetcher } from "./sources.ts";
-export type { Schema, ValidationIssue, ValidationReport } from "./types.ts";
+export { formatReportSyslog, formatReportText, makeReport, type SyslogOrigin } from "./report.ts";
+export type { RemoteSchemaLocation, SchemaFetcher, SchemaText } from "./sources.ts";
+export type {
+  Capabilities,
+  PropertyDef,
+  PropertyTypeName,
+  RelationDef,
+  ResourceDef,
+  Schema,
+  ValidationIssue,
+  ValidationReport,
+  ValidationSeverity,
+} from "./types.ts";
 export {
   prepareSchemaTexts,
   validateWorkspace,
