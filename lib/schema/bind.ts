@@ -126,7 +126,10 @@ export function bindTypes(
 ): Bindings {
   const pool = loaded.schemas;
   const find = (d: SchemaDeclaration): Schema | undefined => {
-    if (d.ref.kind === "location") return loaded.byLocation.get(d.ref.key);
+    if (d.ref.kind === "location") {
+      const s = loaded.byLocation.get(d.ref.key);
+      return s && (!d.version || s.version === d.version) ? s : undefined;
+    }
     if (d.ref.kind !== "id") return undefined;
     const id = d.ref.id;
     const hits = pool.filter((s) => s.id === id && (!d.version || s.version === d.version));
@@ -145,7 +148,8 @@ export function bindTypes(
       if (d.kind !== "implements" && d.kind !== "schema" && d.kind !== "asset") continue;
       const s = find(d);
       if (!s) {
-        if (d.ref.kind === "id" || d.kind === "implements") {
+        const loadedThere = d.ref.kind === "location" && loaded.byLocation.has(d.ref.key);
+        if (d.ref.kind === "id" || d.kind === "implements" || loadedThere) {
           report({
             severity: "error",
             code: "schema_not_found",

@@ -195,3 +195,13 @@ Deno.test("SV2/SV31 value conformance of JSON values and CSV cells", () => {
   assert(!cellConforms("yes", { type: ["boolean"] }));
   assert(cellConforms("3", { enum: [3, 4] }));
 });
+
+Deno.test("SV30/SV41 a build that fails is an error of the report (build_failed), not a crash", async () => {
+  const r = await validate({
+    "assets/host.csv": "name\nweb-1\n",
+    "models/bad.toml": 'origin_resource = "host"\n[[create_resource]\n',
+  });
+  const failed = withCode(r, "build_failed");
+  assertEquals(failed.length, 1);
+  assertEquals(failed[0].file, "models/bad.toml");
+});

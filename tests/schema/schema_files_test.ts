@@ -301,3 +301,13 @@ Deno.test("SV24 load order: data-dir schemas/ by name, then module manifests in 
   const conflicts = withCode(r, "relation_conflict").map((i) => i.schema_id);
   assertEquals(conflicts.sort(), ["m", "z"], "a then z then m; the last named wins each merge");
 });
+
+Deno.test("SV14 a path with a version that does not match the loaded file is schema_not_found", async () => {
+  const r = await validate({
+    "assets/host.csv": "name\nweb-1\n",
+    "module.toml": '[module]\nname = "d"\nversion = "1"\n[[implements]]\n' +
+      'schema = "./schemas/a.schema.json"\nversion = "19990101"\nresources = ["host"]\n',
+    "schemas/a.schema.json": schema("a", { host: {} }),
+  });
+  assertEquals(withCode(r, "schema_not_found").length, 1);
+});
