@@ -8,6 +8,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 shared="$root/../shared"
 need_apt=()
 command -v jsonnet >/dev/null 2>&1 || need_apt+=(jsonnet)
+command -v git >/dev/null 2>&1 || need_apt+=(git) # Git reload, schema and module tests
 if [ -d "$shared/tools/tera-oracle" ]; then
   dpkg -s librust-tera-dev >/dev/null 2>&1 || need_apt+=(librust-tera-dev)
   command -v cargo >/dev/null 2>&1 || need_apt+=(cargo)

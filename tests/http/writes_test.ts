@@ -389,3 +389,12 @@ Deno.test("19.2 every response names the newest build's outcome; GraphQL adds ex
   assert(body.extensions.build.errors[0].includes("models/host.toml"));
   assertEquals(body.data.countNodes, 4);
 });
+
+Deno.test("R43 /api/engine-info names the failed newest attempt in last_error", async () => {
+  const { call, engine, workspace } = await setup();
+  assertEquals((await (await call("/api/engine-info")).json()).last_error, null);
+  await workspace.writeTextAtomic("models/bad.toml", "origin_resource = \n");
+  await engine.rebuild();
+  const info = await (await call("/api/engine-info")).json();
+  assert(typeof info.last_error === "string" && info.last_error.includes("models/bad.toml"));
+});

@@ -29,6 +29,8 @@ export function registerInfoRoutes(app: Hono, engine: GraphEngine, info: ServerI
       is_publishing: engine.busy,
       building: engine.busy,
       generation: snapshot.generation,
+      // R43: the error of the newest attempt when it failed (the served graph is older).
+      last_error: status && status.status === "failed" ? status.error : null,
       last_build: status
         ? {
           generation: status.generation,
