@@ -180,11 +180,40 @@ export function toNumber(v: JsonValue | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-function canonical(v: JsonValue): string {
-  if (v === null || typeof v !== "object") return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  const keys = Object.keys(v).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+/**
+ * Key-sorted JSON text of a value, built with an explicit stack: property values may nest
+ * deeper than the call stack allows (JSON inputs are not depth-bounded; issue 16).
+ */
+function canonical(root: JsonValue): string {
+  const parts: string[] = [];
+  const todo: ({ text: string } | { value: JsonValue })[] = [{ value: root }];
+  while (todo.length > 0) {
+    const item = todo.pop()!;
+    if ("text" in item) {
+      parts.push(item.text);
+      continue;
+    }
+    const v = item.value;
+    if (v === null || typeof v !== "object") {
+      parts.push(JSON.stringify(v));
+      continue;
+    }
+    // pushed in reverse: the stack pops them in document order
+    const entries: ({ text: string } | { value: JsonValue })[] = [];
+    if (Array.isArray(v)) {
+      entries.push({ text: "[" });
+      v.forEach((e, i) => entries.push(...(i ? [{ text: "," }] : []), { value: e }));
+      entries.push({ text: "]" });
+    } else {
+      entries.push({ text: "{" });
+      Object.keys(v).sort().forEach((k, i) => {
+        entries.push({ text: `${i ? "," : ""}${JSON.stringify(k)}:` }, { value: v[k] });
+      });
+      entries.push({ text: "}" });
+    }
+    for (let i = entries.length - 1; i >= 0; i--) todo.push(entries[i]);
+  }
+  return parts.join("");
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
