@@ -10,7 +10,7 @@
 import type { JsonValue } from "../graph/graph.ts";
 import { CsvEditError, CsvEditor } from "../formats/csv_edit.ts";
 import { ParseError } from "../formats/errors.ts";
-import type { ModuleManifest } from "../workspace/manifest.ts";
+import type { AssetDeclaration, ModuleManifest } from "../workspace/manifest.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { UnsafePathError } from "../workspace/workspace.ts";
 import { checkAssetFileName, listAssetFiles } from "../workspace/asset_files.ts";
@@ -79,6 +79,21 @@ export interface RowWriteResult {
   generation: number;
 }
 
+/** A file's table as the last write left it, with what its key index depends on. */
+interface OpenTable {
+  /** The file text the table prints. */
+  text: string;
+  /** The table (editor and key index). */
+  table: AssetTable;
+  /** The declaration it was opened with (identity: a new build's manifest reopens it). */
+  target: AssetDeclaration | undefined;
+  /** `name_template` and parameters of its keys, when templated. */
+  keySpec: string | undefined;
+}
+
+/** Files whose tables are kept between writes. */
+const MAX_OPEN_TABLES = 8;
+
 /** An auto-CRUD operation. */
 type RowEdit = (table: AssetTable) => string;
 
@@ -107,6 +122,7 @@ type RowEdit = (table: AssetTable) => string;
 export class WriteService {
   readonly #options: WriteServiceOptions;
   readonly #mutex = new KeyedMutex();
+  readonly #open = new Map<string, OpenTable>();
 
   /** Creates the service. @param options workspace, build context and rebuild hook */
   constructor(options: WriteServiceOptions) {
@@ -314,23 +330,48 @@ export class WriteService {
     const workspace = this.#options.workspace;
     return this.#locked(target.path, async () => {
       const text = await workspace.readText(target.path);
-      let editor: CsvEditor;
-      if (text === undefined) {
-        if (mustExist || !headerForNew) {
-          throw new WriteError("not-found", `asset file '${target.file}' does not exist`);
-        }
-        editor = CsvEditor.create(headerForNew, target.path);
-      } else {
-        editor = openEditor(text, target.path);
-      }
       const keyOf = await this.#keyFunction(target);
-      const table = new AssetTable(editor, target, keyOf);
+      // The table of the previous write is reused while the file still holds exactly what that
+      // write left (no parse, no key index rebuild); anything else opens the file afresh.
+      const cached = this.#open.get(target.path);
+      this.#open.delete(target.path); // a failed edit must not leave a half-applied table
+      let table: AssetTable;
+      if (
+        cached && text !== undefined && cached.text === text &&
+        cached.target === target.declaration &&
+        cached.keySpec === keyOf?.spec
+      ) {
+        table = cached.table;
+      } else {
+        let editor: CsvEditor;
+        if (text === undefined) {
+          if (mustExist || !headerForNew) {
+            throw new WriteError("not-found", `asset file '${target.file}' does not exist`);
+          }
+          editor = CsvEditor.create(headerForNew, target.path);
+        } else {
+          editor = openEditor(text, target.path);
+        }
+        table = new AssetTable(editor, target, keyOf?.fn);
+      }
       await apply(table);
-      const out = editor.toString();
+      const out = table.editor.toString();
       const changed = out !== text;
       if (changed) await workspace.writeTextAtomic(target.path, out);
-      return { rows: editor.rowCount, generation: this.#generationAfter(changed), changed };
+      this.#remember(target.path, {
+        text: out,
+        table,
+        target: target.declaration,
+        keySpec: keyOf?.spec,
+      });
+      return { rows: table.editor.rowCount, generation: this.#generationAfter(changed), changed };
     });
+  }
+
+  /** Keeps the table of a file just written (a few files, least recently written dropped). */
+  #remember(path: string, open: OpenTable): void {
+    this.#open.set(path, open);
+    if (this.#open.size > MAX_OPEN_TABLES) this.#open.delete(this.#open.keys().next().value!);
   }
 
   /** `data`: the submitted text becomes the file as it is, once it parses and validates. */
@@ -340,6 +381,7 @@ export class WriteService {
       checkDeclaredColumns(row, target.declaration, `${target.file}, data row ${i + 1}`)
     );
     return this.#locked(target.path, async () => {
+      this.#open.delete(target.path);
       const before = await this.#options.workspace.readText(target.path);
       const changed = before !== data;
       if (changed) await this.#options.workspace.writeTextAtomic(target.path, data);
@@ -392,14 +434,17 @@ export class WriteService {
   }
 
   /** The key of a row: rendered `name_template` when declared, else the key column. */
-  async #keyFunction(target: AssetTarget): Promise<RowKeyFn | undefined> {
+  async #keyFunction(
+    target: AssetTarget,
+  ): Promise<{ fn: RowKeyFn; spec: string } | undefined> {
     const template = target.declaration?.nameTemplate;
     if (!template) return undefined;
     const { params } = await this.#options.context();
+    const spec = JSON.stringify([template, params]);
     const templates = this.#options.createTemplates(params);
     const label = `${target.declaration!.layer === "data" ? "" : target.declaration!.layer + "/"}` +
       `module.toml: assets."${target.declaration!.file}".name_template`;
-    return (row) => {
+    const fn: RowKeyFn = (row) => {
       try {
         return templates.render(template, assetRowContext(params, row), label).trim();
       } catch (e) {
@@ -409,6 +454,7 @@ export class WriteService {
         );
       }
     };
+    return { fn, spec };
   }
 
   /** Field values as cells (R13). */

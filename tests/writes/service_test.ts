@@ -282,3 +282,17 @@ Deno.test("R13 a field name the CSV header cannot hold is 400, nothing written",
   assertEquals(e.status, 400);
   assertEquals(await text("assets/site.csv"), "name\nzrh\n");
 });
+
+Deno.test("R8 the table kept between writes never hides an outside edit or a refused write", async () => {
+  const { writes, workspace, text } = await setup({ "assets/site.csv": "name,city\nzrh,Zurich\n" });
+  await writes.addRow("site", { name: "gva", city: "Geneva" });
+  // Someone edits the file by hand between two writes: the next write starts from their text.
+  await workspace.writeTextAtomic("assets/site.csv", "name,city\nzrh,Zürich\ngva,Geneva\n");
+  await writes.addRow("site", { name: "bsl" });
+  assertEquals(await text("assets/site.csv"), "name,city\nzrh,Zürich\ngva,Geneva\nbsl,\n");
+  // A refused form write (second row has an empty key) changed nothing, also not for later writes.
+  const e = await refused(writes.writeAssetForm("site.csv", { update: "name,city\nlug,Lugano\n,x\n" }));
+  assertEquals(e.status, 400);
+  await writes.addRow("site", { name: "sio" });
+  assertEquals(await text("assets/site.csv"), "name,city\nzrh,Zürich\ngva,Geneva\nbsl,\nsio,\n");
+});
