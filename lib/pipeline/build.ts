@@ -1,7 +1,9 @@
 /**
  * The build pipeline: a pure function from in-memory sources to a sealed graph, its issues and its
  * artifacts. Phase order is fixed (reference O7): assets → auto-link → models → auto-link →
- * compliance → auto-link → outputs.
+ * compliance → auto-link → outputs. One implementation ({@link buildSteps}, steps that may pause
+ * at loop boundaries, see `slicing.ts`) and two drivers: {@link buildGraph} runs it at once,
+ * {@link buildGraphSliced} in short slices so a server keeps answering readers meanwhile.
  *
  * @module
  */

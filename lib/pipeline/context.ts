@@ -1,7 +1,8 @@
 /**
- * What every build phase receives. Phases are synchronous functions of a {@link PhaseContext}:
- * they read sources, mutate the graph being built and report issues; they never touch the
- * runtime (files, network, clock) except through the capabilities given here.
+ * What every build phase receives. Phases are synchronous functions of a {@link PhaseContext}
+ * (or generators of steps that a sliced build pauses between, see `slicing.ts`): they read
+ * sources, mutate the graph being built and report issues; they never touch the runtime (files,
+ * network, clock) except through the capabilities given here.
  *
  * @module
  */
