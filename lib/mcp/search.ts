@@ -109,25 +109,56 @@ export function semanticSearch(
   graph: Graph,
   args: { query: string; type?: string; limit?: number },
 ): { query: string; total: number; hits: SearchHit[] } {
-  const q = args.query.trim().toLowerCase();
+  const hits = searchAll(graph, args.query, args.type);
+  hits.sort(byScore);
+  const limit = Math.min(200, Math.max(1, Math.floor(args.limit ?? 20)));
+  return { query: args.query, total: hits.length, hits: hits.slice(0, limit) };
+}
+
+function byScore(a: SearchHit, b: SearchHit): number {
+  return b.score - a.score || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0) ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** Lower-case text of every resource (name, type, property values), per type; once per graph. */
+const haystackCache = new WeakMap<Graph, Map<string, { r: Resource; hay: string }[]>>();
+
+function haystacks(graph: Graph, type: string): { r: Resource; hay: string }[] {
+  let byType = haystackCache.get(graph);
+  if (!byType) haystackCache.set(graph, byType = new Map());
+  let list = byType.get(type);
+  if (!list) {
+    list = graph.resourcesOf(type).map((r) => ({
+      r,
+      hay: `${r.name}\n${r.type}\n${Object.values(r.properties).map(text).join("\n")}`
+        .toLowerCase(),
+    }));
+    byType.set(type, list);
+  }
+  return list;
+}
+
+/** Every hit of `query` (unsorted); a cheap text pre-check skips most resources. */
+function searchAll(graph: Graph, query: string, type?: string): SearchHit[] {
+  const q = query.trim().toLowerCase();
   if (q === "") throw new ToolInputError("the query is empty");
-  if (args.type !== undefined && !graph.hasType(args.type)) {
-    throw new ToolInputError(`no resource type '${args.type}' (see listResourceTypes)`);
+  if (type !== undefined && !graph.hasType(type)) {
+    throw new ToolInputError(`no resource type '${type}' (see listResourceTypes)`);
   }
   const tokens = q.split(/\s+/).filter((t) => t !== "");
+  const fuzzy = q.length >= 4 ? (q.length >= 8 ? 2 : 1) : -1;
   const hits: SearchHit[] = [];
-  for (const type of args.type ? [args.type] : graph.types()) {
-    for (const r of graph.resourcesOf(type)) {
+  for (const t of type ? [type] : graph.types()) {
+    for (const { r, hay } of haystacks(graph, t)) {
+      const candidate = hay.includes(q) ||
+        (tokens.length > 1 && tokens.every((tok) => hay.includes(tok))) ||
+        (fuzzy >= 0 && Math.abs(r.name.length - q.length) <= fuzzy);
+      if (!candidate) continue;
       const hit = scoreResource(r, q, tokens);
       if (hit) hits.push(hit);
     }
   }
-  hits.sort((a, b) =>
-    b.score - a.score || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0) ||
-    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-  );
-  const limit = Math.min(200, Math.max(1, Math.floor(args.limit ?? 20)));
-  return { query: args.query, total: hits.length, hits: hits.slice(0, limit) };
+  return hits;
 }
 
 /**
@@ -261,12 +292,10 @@ export function globalSearch(graph: Graph, args: { query?: string; limit?: numbe
     const types = [...all].sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1));
     return { totals, types: types.slice(0, limit) };
   }
-  const search = semanticSearch(graph, { query: q, limit: 10 });
+  const hits = searchAll(graph, q);
   const perType = new Map<string, number>();
-  for (const type of graph.types()) {
-    const hits = semanticSearch(graph, { query: q, type, limit: 1 }).total;
-    if (hits > 0) perType.set(type, hits);
-  }
+  for (const h of hits) perType.set(h.type, (perType.get(h.type) ?? 0) + 1);
+  const topResources = hits.sort(byScore).slice(0, 10);
   const ranked = all.map((a) => {
     let relevance = (perType.get(a.type) ?? 0) > 0 ? 10 + Math.log2(1 + perType.get(a.type)!) : 0;
     if (a.type.toLowerCase().includes(q)) relevance += 50;
@@ -282,6 +311,6 @@ export function globalSearch(graph: Graph, args: { query?: string; limit?: numbe
       relevance: Math.round(x.relevance * 10) / 10,
       matching_resources: x.matches,
     })),
-    top_resources: search.hits,
+    top_resources: topResources,
   };
 }
