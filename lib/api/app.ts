@@ -81,7 +81,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
     }),
   );
   const live = registerLiveService(app, engine, options);
-  registerMcpRoutes(app, engine, live.writes, options.mcp ?? {}, info); // `/mcp` (R70–R74)
+  registerMcpRoutes(app, engine, live, options.mcp ?? {}, info); // `/mcp` (R70–R74)
   registerGraphQLRoutes(app, engine, options.readStaticAsset, live.mutationMode);
   registerAssetReadRoutes(app, engine.workspace);
   registerInfoRoutes(app, engine, info);

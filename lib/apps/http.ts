@@ -57,13 +57,21 @@ export function registerAppRoutes(
 ): AppRegistry {
   const env = options.env ?? (() => undefined);
   const registry = new AppRegistry(host, { env, warn: options.warn });
+  // Request-time warnings (unset variables) are logged once each, not on every request.
+  const warned = new Set<string>();
+  const baseWarn = options.warn ?? ((t: string) => console.warn(`WARN ${t}`));
+  const warnOnce = (text: string) => {
+    if (warned.has(text)) return;
+    if (warned.size < 1000) warned.add(text);
+    baseWarn(text);
+  };
   const proxy = {
     env,
     fetch: options.proxyFetch,
     timeoutMs: options.proxyTimeoutMs,
     actions: options.actions,
     unixFetch: options.unixFetch,
-    warn: options.warn,
+    warn: warnOnce,
   };
   const appHeaders = { "content-security-policy": APP_CSP, "x-frame-options": "SAMEORIGIN" };
 

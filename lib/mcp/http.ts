@@ -45,18 +45,22 @@ interface Session {
 }
 
 /**
- * Mounts `/mcp` and adds `mcp` (and `mcp_write`) to `info.features` (R60). `writer` is the live
- * service's write path; it is used only with `write: true`.
+ * Mounts `/mcp` and adds `mcp` (and `mcp_write`) to `info.features` (R60). `live` is the live
+ * service: its write path and write authorisation (`--read-only`, `--protect-writes`) are those of
+ * `saveAsset`, which exists only with `write: true`.
  *
  * @example
  * ```ts ignore
- * registerMcpRoutes(app, engine, live.writes, { write: false }, info);
+ * registerMcpRoutes(app, engine, live, { write: false }, info);
  * ```
  */
 export function registerMcpRoutes(
   app: Hono,
   host: McpHost,
-  writer: McpWriter,
+  live: {
+    writes: McpWriter;
+    mutationMode(request: Request): Promise<{ key: string }>;
+  },
   options: McpOptions,
   info: { version: string; features: string[] },
 ): void {
@@ -76,7 +80,14 @@ export function registerMcpRoutes(
   };
   const deps = {
     snapshot,
-    writer: options.write ? writer : undefined,
+    writer: options.write ? live.writes : undefined,
+    authorize: async (headers: Headers) => {
+      const mode = await live.mutationMode(new Request("http://mcp/", { headers }));
+      if (mode.key === "write") return undefined;
+      return mode.key === "disabled"
+        ? "asset writes are disabled on this server (--read-only)"
+        : "saveAsset requires a valid X-API-Token header (--protect-writes)";
+    },
     awaitGeneration: async (g: number) => (await host.awaitGeneration(g, 10_000)).kind === "ready",
     actions: options.actions,
     version,

@@ -65,6 +65,11 @@ export interface McpDeps {
   snapshot(): Promise<{ generation: number; graph: Graph }>;
   /** `saveAsset` exists only with a writer (`--mcp-write`). */
   writer?: McpWriter;
+  /**
+   * Whether the request (its headers) may write: `undefined` when it may, else why not
+   * (`--read-only`, or `--protect-writes` without a valid `X-API-Token`).
+   */
+  authorize?(headers: Headers): Promise<string | undefined>;
   /** Waits until `generation` is published (read-your-writes after `saveAsset`). */
   awaitGeneration?(generation: number): Promise<boolean>;
   /** Actions as tools (R74). */
@@ -235,8 +240,14 @@ function registerSaveAsset(server: McpServer, deps: McpDeps, writer: McpWriter):
       wait: z.boolean().optional(),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-  }, (a) =>
+  }, (a, extra) =>
     run(async () => {
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(extra.requestInfo?.headers ?? {})) {
+        if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+      }
+      const refused = await deps.authorize?.(headers);
+      if (refused) throw new ToolInputError(refused);
       if (a.mode === "update" && a.name === undefined) {
         throw new ToolInputError("mode update needs the name of the row");
       }

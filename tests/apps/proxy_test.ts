@@ -226,6 +226,9 @@ inject_headers = { "X-Missing" = "[\${env.NOT_SET_ANYWHERE}]" }
       assertEquals(seen[0].url.pathname, "/accounts/acct42/zones");
       assertEquals(seen[0].headers.get("x-missing"), "[]");
       assert(warnings.some((w) => w.includes("NOT_SET_ANYWHERE")), warnings.join("\n"));
+      const again = await get("/apps/billing/api/acct/acct42/zones");
+      await again.body?.cancel();
+      assertEquals(warnings.filter((w) => w.includes("NOT_SET_ANYWHERE")).length, 1, "once");
     },
   );
 });

@@ -297,3 +297,40 @@ Deno.test("R70 /mcp: requests before initialize and unknown sessions are refused
   assertEquals(after.status, 404);
   await after.body?.cancel();
 });
+
+Deno.test("R91 saveAsset obeys --protect-writes (X-API-Token) and --read-only like every write", async () => {
+  const connect = async (options: AppOptions, headers: Record<string, string> = {}) => {
+    const workspace = new MemoryWorkspace({ "assets/host.csv": "name,os\nweb-1,linux\n" });
+    const engine = new GraphEngine({ workspace, createTemplates: createTemplateRenderer });
+    await engine.rebuild();
+    const app = createApp(engine, options);
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("http://test/mcp"), {
+        fetch: (input, init) => Promise.resolve(app.fetch(new Request(input, init))),
+        requestInit: { headers },
+      }),
+    );
+    const res = await client.callTool({
+      name: "saveAsset",
+      arguments: { type: "host", mode: "insert", fields: { name: "web-2", os: "bsd" } },
+    });
+    await client.close();
+    return {
+      isError: res.isError === true,
+      text: (res.content as { text: string }[])[0].text,
+      csv: workspace.entries()["assets/host.csv"],
+    };
+  };
+  const protectedWrites = { mcp: { write: true }, protectWrites: true, apiToken: "s3cret" };
+  const refused = await connect(protectedWrites);
+  assert(refused.isError && refused.text.includes("X-API-Token"), refused.text);
+  assert(!refused.csv.includes("web-2"), "nothing written");
+  const wrong = await connect(protectedWrites, { "x-api-token": "nope" });
+  assert(wrong.isError);
+  const allowed = await connect(protectedWrites, { "x-api-token": "s3cret" });
+  assert(!allowed.isError, allowed.text);
+  assert(allowed.csv.includes("web-2,bsd"));
+  const readOnly = await connect({ mcp: { write: true }, writes: false });
+  assert(readOnly.isError && readOnly.text.includes("disabled"), readOnly.text);
+});
