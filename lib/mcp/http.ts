@@ -132,7 +132,24 @@ export function registerMcpRoutes(
   };
 
   app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {
-    const id = c.req.header("mcp-session-id");
+    // R70: a POST that accepts JSON but not SSE is answered with plain JSON.
+    const accept = c.req.header("accept") ?? "";
+    if (
+      c.req.method === "POST" && !accept.includes("text/event-stream") &&
+      (accept.includes("application/json") || accept.includes("*/*"))
+    ) {
+      const headers = new Headers(c.req.raw.headers);
+      headers.set("accept", "application/json, text/event-stream");
+      const raw = c.req.raw;
+      const body = await raw.arrayBuffer();
+      const res = await handle(new Request(raw.url, { method: "POST", headers, body }));
+      return await sseToJson(res);
+    }
+    return await handle(c.req.raw);
+  });
+
+  const handle = async (request: Request): Promise<Response> => {
+    const id = request.headers.get("mcp-session-id") ?? undefined;
     const now = Date.now();
     if (id) {
       const session = sessions.get(id);
@@ -144,13 +161,37 @@ export function registerMcpRoutes(
         }, { status: 404 });
       }
       session.lastUsed = now;
-      return await session.transport.handleRequest(c.req.raw);
+      return await session.transport.handleRequest(request);
     }
     await evict(now);
     const session = await open();
-    const res = await session.transport.handleRequest(c.req.raw);
+    const res = await session.transport.handleRequest(request);
     // Not an `initialize`: the transport answered an error and keeps no session.
     if (!session.transport.sessionId) await session.close();
     return res;
-  });
+  };
+}
+
+/**
+ * Turns the SSE answer of one POST into a JSON body: the JSON-RPC responses it carried (one
+ * object, or an array when the POST was a batch); notifications sent meanwhile are dropped.
+ */
+async function sseToJson(res: Response): Promise<Response> {
+  if (!(res.headers.get("content-type") ?? "").includes("text/event-stream")) return res;
+  const text = await res.text();
+  const messages: unknown[] = [];
+  for (const event of text.split(/\r?\n\r?\n/)) {
+    const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).trimStart()).join("\n");
+    if (data === "") continue;
+    try {
+      const message = JSON.parse(data);
+      if (message && typeof message === "object" && "id" in message) messages.push(message);
+    } catch { /* not JSON: skip */ }
+  }
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("cache-control");
+  const body = messages.length === 1 ? messages[0] : messages;
+  return new Response(JSON.stringify(body), { status: res.status, headers });
 }

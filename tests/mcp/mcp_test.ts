@@ -285,7 +285,18 @@ Deno.test("R70 /mcp: requests before initialize and unknown sessions are refused
   assertEquals(init.status, 200);
   const session = init.headers.get("mcp-session-id")!;
   assert(session, "a session id");
+  assertEquals(init.headers.get("content-type"), "text/event-stream");
   await init.body?.cancel();
+  // Accepting JSON only: the answer is plain JSON (R70 "JSON or SSE per Accept").
+  const json = await post({ jsonrpc: "2.0", id: 7, method: "tools/list" }, {
+    "mcp-session-id": session,
+    accept: "application/json",
+  });
+  assertEquals(json.status, 200);
+  assertEquals(json.headers.get("content-type"), "application/json");
+  const listed = await json.json();
+  assertEquals(listed.id, 7);
+  assert(listed.result.tools.some((t: { name: string }) => t.name === "getResource"));
   const del = await Promise.resolve(app.fetch(
     new Request("http://test/mcp", { method: "DELETE", headers: { "mcp-session-id": session } }),
   ));
