@@ -127,16 +127,32 @@ export function parseRuleFile(text: string, file: string, options: RuleFileOptio
       sawOrigin = true;
     }
   }
+  // Each chunk parses its own lines only, and entries are consumed in order: linear in the file
+  // (issue 16: blanking every other line per chunk took 75 s for 20 000 chunks).
   const chunks: RuleChunk[] = [];
+  let next = 0;
   for (let c = 0; c < starts.length; c++) {
     const from = starts[c];
     const to = c + 1 < starts.length ? starts[c + 1] : lines.length + 1;
-    const chunkText = lines.map((l, i) => (i + 1 >= from && i + 1 < to ? l : "")).join("\n");
-    const doc = parseTomlDocument(chunkText, file);
-    const chunkEntries = entries.filter((e) => e.line >= from && e.line < to);
+    const doc = parseChunk(lines.slice(from - 1, to - 1).join("\n"), from, file);
+    const chunkEntries: ScanEntry[] = [];
+    while (next < entries.length && entries[next].line < to) {
+      if (entries[next].line >= from) chunkEntries.push(entries[next]);
+      next++;
+    }
     chunks.push(buildChunk(c + 1, from, doc, chunkEntries, file, options));
   }
   return { file, chunks };
+}
+
+/** Parses the text of a chunk starting at line `from`; error lines count from the file start. */
+function parseChunk(text: string, from: number, file: string): Record<string, JsonValue> {
+  try {
+    return parseTomlDocument(text, file);
+  } catch (e) {
+    if (!(e instanceof ParseError) || e.line === undefined || from === 1) throw e;
+    throw new ParseError(e.reason, e.file, e.line + from - 1, e.column, e.code);
+  }
 }
 
 function buildChunk(

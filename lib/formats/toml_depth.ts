@@ -98,7 +98,9 @@ export function checkTomlDepth(text: string, file: string, limit = TOML_MAX_DEPT
       else if (ch === ".") {
         segments++;
         i++;
-      } else if (ch === "\n" || ch === "#" || ch === "[" || ch === "{" || ch === "}") return 0;
+      } else if (
+        ch === "\n" || ch === "#" || ch === "," || ch === "[" || ch === "{" || ch === "}"
+      ) return 0; // not a key; stopping here keeps the pass linear (`{,,,,…}`)
       else i++;
     }
     return 0;

@@ -216,3 +216,37 @@ Deno.test("fuzz M1/M2/MP1: mutated corpus TOML files give only located ParseErro
     fuzzParams(400),
   );
 });
+
+// Regressions found by probing sizes (issue 16): both used to take time quadratic in the input.
+Deno.test("issue 16 regression: `x = {,,,,…}` (100 000 commas) is a ParseError at 1:6", () => {
+  const text = "x = {" + ",".repeat(100_000) + "}\n";
+  for (
+    const run of [
+      () => parseTomlDocument(text, "m.toml"),
+      () => parseRuleFile(text, "m.toml", KINDS),
+    ]
+  ) {
+    try {
+      run();
+      throw new Error("expected a ParseError");
+    } catch (e) {
+      assert(e instanceof ParseError, String(e));
+      assertEquals([e.code, e.line, e.column], ["toml_syntax", 1, 6]);
+    }
+  }
+});
+
+Deno.test("issue 16 regression: M2 a rule file of 10 000 chunks parses; errors keep file lines", () => {
+  const chunk = 'origin_resource = "a"\n[[create_resource]]\nname = "x"\n';
+  const file = parseRuleFile(chunk.repeat(10_000), "models/m.toml", KINDS);
+  assertEquals(file.chunks.length, 10_000);
+  assertEquals(file.chunks[9_999].startLine, 29_998);
+  assertEquals(file.chunks[9_999].blocks[0].position, { line: 29_999, column: 1 });
+  try {
+    parseRuleFile(chunk.repeat(3) + "name = = 1\n", "models/m.toml", KINDS);
+    throw new Error("expected a ParseError");
+  } catch (e) {
+    assert(e instanceof ParseError, String(e));
+    assertEquals([e.code, e.line], ["toml_syntax", 10]);
+  }
+});
