@@ -64,14 +64,14 @@ export function checkTomlDepth(text: string, file: string, limit = TOML_MAX_DEPT
     );
   };
   const depth = () => (stack.length ? stack[stack.length - 1].base : table);
-  /** Skips a string starting at `i`; returns false on an unterminated single-line string. */
+  /** Skips a string starting at `i` (an unterminated one ends at the line or text end). */
   const skipString = () => {
     const q = text[i];
     if (text.startsWith(q + q + q, i)) {
       i += 3;
       while (i < n && !text.startsWith(q + q + q, i)) {
-        if (q === '"' && text[i] === "\\") i++;
-        else if (text.charCodeAt(i) === NEWLINE) {
+        if (q === '"' && text[i] === "\\") i++; // the escaped character may be a line break
+        if (text.charCodeAt(i) === NEWLINE) {
           line++;
           lineStart = i + 1;
         }
@@ -142,7 +142,7 @@ export function checkTomlDepth(text: string, file: string, limit = TOML_MAX_DEPT
       continue;
     }
     if (expectKey && c !== RBRACE) {
-      const start = i;
+      const [start, startLine, startLineStart] = [i, line, lineStart];
       const segments = readKey();
       if (segments > 0) {
         if (depth() + segments > limit) fail(start);
@@ -152,7 +152,7 @@ export function checkTomlDepth(text: string, file: string, limit = TOML_MAX_DEPT
         expectKey = false;
         continue;
       }
-      i = start;
+      [i, line, lineStart] = [start, startLine, startLineStart];
       expectKey = false;
     }
     if (c === 34 || c === 39) {

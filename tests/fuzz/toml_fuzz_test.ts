@@ -250,3 +250,23 @@ Deno.test("issue 16 regression: M2 a rule file of 10 000 chunks parses; errors k
     assertEquals([e.code, e.line], ["toml_syntax", 10]);
   }
 });
+
+Deno.test("toml_too_deep names the line of the deep value after multi-line strings and keys", () => {
+  const deepValue = `v = ${"[".repeat(150)}1${"]".repeat(150)}\n`;
+  for (
+    const [prefix, line] of [
+      ['a = """x\\\n\\\ny"""\n', 4],
+      ["x = '''\n\n'''\n", 4],
+      ['"""\n\n\n""" junk\n', 5], // not a key: the line count survives the failed key read
+      ['t = { a = 1,\n  b = "}" }\n', 3],
+    ] as const
+  ) {
+    try {
+      parseTomlDocument(prefix + deepValue, "m.toml");
+      throw new Error("expected a ParseError");
+    } catch (e) {
+      assert(e instanceof ParseError, String(e));
+      assertEquals([e.code, e.line, e.column], ["toml_too_deep", line, 104], prefix);
+    }
+  }
+});
