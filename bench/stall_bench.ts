@@ -317,7 +317,7 @@ for (const size of sizes) {
     rows.push([
       size.toLocaleString("en-US"),
       name,
-      `${fmt(percentile(base, 50))} / ${fmt(p95)} (n=${base.length})`,
+      `${fmt(percentile(base, 50))} / ${fmt(p95)} / ${fmt(Math.max(...base))} (n=${base.length})`,
       cell(sliced),
       cell(unsliced),
       cell(peer),
@@ -347,7 +347,7 @@ function table(header: string[], body: string[][]): void {
 table([
   "resources",
   "query",
-  "idle p50 / p95 ms",
+  "idle p50 / p95 / worst ms",
   "sliced build: worst / p95 ms (worst ÷ idle p95)",
   "unsliced in-process: worst / p95",
   "peer process: worst / p95",
