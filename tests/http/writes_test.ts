@@ -233,12 +233,12 @@ Deno.test("G17–G20 GraphQL mutations: Add/Change/Delete with MutationResult an
 
 Deno.test("G20/R60 read-only: no admin_assets feature, writes 403, mutations success:false", async () => {
   const { call, form, gql } = await setup({ writes: false });
-  assertEquals(await (await call("/api/features")).json(), []);
+  assertEquals(await (await call("/api/features")).json(), ["mcp"]);
   assertEquals((await form("/api/assets/site.csv", { update: "name\nx\n" })).status, 403);
   const r = await gql('mutation { AddSite(input: { name: "x" }) { success message } }');
   assertEquals(r.body.data.AddSite, { success: false, message: "asset writes are disabled" });
   const open = await setup();
-  assertEquals(await (await open.call("/api/features")).json(), ["admin_assets"]);
+  assertEquals(await (await open.call("/api/features")).json(), ["admin_assets", "mcp"]);
 });
 
 Deno.test("R91 --protect-writes: every mutating endpoint needs the token", async () => {
