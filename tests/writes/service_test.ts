@@ -291,7 +291,9 @@ Deno.test("R8 the table kept between writes never hides an outside edit or a ref
   await writes.addRow("site", { name: "bsl" });
   assertEquals(await text("assets/site.csv"), "name,city\nzrh,Zürich\ngva,Geneva\nbsl,\n");
   // A refused form write (second row has an empty key) changed nothing, also not for later writes.
-  const e = await refused(writes.writeAssetForm("site.csv", { update: "name,city\nlug,Lugano\n,x\n" }));
+  const e = await refused(
+    writes.writeAssetForm("site.csv", { update: "name,city\nlug,Lugano\n,x\n" }),
+  );
   assertEquals(e.status, 400);
   await writes.addRow("site", { name: "sio" });
   assertEquals(await text("assets/site.csv"), "name,city\nzrh,Zürich\ngva,Geneva\nbsl,\nsio,\n");
