@@ -313,6 +313,8 @@ Deno.test("AP18 upstream down → 502, no response in time → 504, template err
   const closed = startUpstream();
   const deadBase = closed.base;
   await closed.close();
+  let release!: () => void;
+  const answered = new Promise<void>((r) => release = r);
   await withProxy(
     (base) => `
 [[route]]
@@ -335,14 +337,16 @@ inject_headers = { "X-Bad" = "{{ env.API_TOKEN | no_such_filter }}" }
       const slow = await get("/apps/billing/api/slow");
       assertEquals(slow.status, 504);
       assert(!(await slow.text()).includes(ENV.API_TOKEN));
+      release();
       const broken = await get("/apps/billing/api/broken");
       assertEquals(broken.status, 500);
       const brokenBody = await broken.text();
       assert(!brokenBody.includes(ENV.API_TOKEN), brokenBody);
     },
     {
+      // Answers only once the test has seen the 504 (no race against the clock).
       upstream: async () => {
-        await new Promise((r) => setTimeout(r, 400));
+        await answered;
         return new Response("late");
       },
       app: { apps: { env, proxyTimeoutMs: 100 } },
@@ -368,6 +372,10 @@ Deno.test("AP18 an invalid proxy.toml disables the app's routes with a warning; 
 });
 
 Deno.test("AP17 request and response bodies stream through the proxy", async () => {
+  // The upstream sends its second chunk only after the browser side has read the first: a proxy
+  // that buffered the response would never deliver it (the race below fails instead of hanging).
+  let release!: () => void;
+  const released = new Promise<void>((r) => release = r);
   await withProxy(
     (base) => `[[route]]\npath = "/api/stream"\ntarget = "${base}"\n`,
     async ({ get, seen }) => {
@@ -385,8 +393,16 @@ Deno.test("AP17 request and response bodies stream through the proxy", async () 
         duplex: "half",
       });
       const reader = res.body!.getReader();
-      const first = await reader.read();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const first = await Promise.race([
+        reader.read(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("the response was buffered")), 10_000);
+        }),
+      ]);
+      clearTimeout(timer);
       assertEquals(new TextDecoder().decode(first.value), "first;");
+      release();
       let restText = "";
       for (let r = await reader.read(); !r.done; r = await reader.read()) {
         restText += new TextDecoder().decode(r.value);
@@ -400,7 +416,7 @@ Deno.test("AP17 request and response bodies stream through the proxy", async () 
           new ReadableStream({
             async start(c) {
               c.enqueue(new TextEncoder().encode("first;"));
-              await new Promise((r) => setTimeout(r, 30));
+              await released;
               c.enqueue(new TextEncoder().encode("second"));
               c.close();
             },
