@@ -28,7 +28,15 @@
  */
 
 export { GraphEngine } from "./lib/engine.ts";
-export type { BuildEvent, BuildStatus, GraphEngineOptions, Snapshot } from "./lib/engine.ts";
+export type {
+  BuildEvent,
+  BuildLog,
+  BuildStatus,
+  GenerationWait,
+  GraphEngineOptions,
+  RebuildRequest,
+  Snapshot,
+} from "./lib/engine.ts";
 export { compareStrings, Graph, GraphError } from "./lib/graph/graph.ts";
 export type {
   GraphJson,
@@ -80,6 +88,14 @@ export { parseCsv, stringifyCsv } from "./lib/formats/csv.ts";
 export type { CsvDocument, CsvRow } from "./lib/formats/csv.ts";
 export { createApp } from "./lib/api/app.ts";
 export type { AppOptions, GraphsvcApp } from "./lib/api/app.ts";
+export type { LiveOptions } from "./lib/api/live.ts";
+export type { WorkspaceSync } from "./lib/api/rest/webhook.ts";
+export type { AppRouteOptions } from "./lib/apps/http.ts";
+export type { ActionSockets, UnixFetch } from "./lib/apps/proxy.ts";
+export type { EnvReader } from "./lib/apps/substitute.ts";
+export type { McpOptions } from "./lib/mcp/http.ts";
+export type { McpActions, McpActionTool } from "./lib/mcp/server.ts";
+export type { RemoteSchemaLocation, SchemaFetcher } from "./lib/schema/sources.ts";
 export type { ServerInfo } from "./lib/api/rest/info.ts";
 export type { StaticAssetReader } from "./lib/api/graphql_routes.ts";
 export type { SecurityOptions } from "./lib/api/security.ts";
