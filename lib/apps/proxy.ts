@@ -12,6 +12,7 @@ import { type EnvReader, expandEnv, hasTemplate, scrubSecrets, templateEnv } fro
 /** Finds the socket of a running service action (AC32); `undefined` when it is not running. */
 export interface ActionSockets {
   /**
+   * The Unix socket path of a running action, or `undefined`.
    * @param appId the app whose route names the action (its module, when none is given)
    * @param module the module of `action://<module>/<action>`, if given
    * @param action the action name
