@@ -109,9 +109,9 @@ export function semanticSearch(
   graph: Graph,
   args: { query: string; type?: string; limit?: number },
 ): { query: string; total: number; hits: SearchHit[] } {
-  const hits = searchAll(graph, args.query, args.type);
-  hits.sort(byScore);
   const limit = Math.min(200, Math.max(1, Math.floor(args.limit ?? 20)));
+  const hits = searchAll(graph, args.query, args.type, limit);
+  hits.sort(byScore);
   return { query: args.query, total: hits.length, hits: hits.slice(0, limit) };
 }
 
@@ -138,22 +138,37 @@ function haystacks(graph: Graph, type: string): { r: Resource; hay: string }[] {
   return list;
 }
 
-/** Every hit of `query` (unsorted); a cheap text pre-check skips most resources. */
-function searchAll(graph: Graph, query: string, type?: string): SearchHit[] {
+/**
+ * Every hit of `query` (unsorted); a cheap text pre-check skips most resources. Fuzzy name
+ * matching (typos) is a second pass, run only when the text matches found fewer than
+ * `fuzzyBelow` resources: it has to look at every name.
+ */
+function searchAll(graph: Graph, query: string, type?: string, fuzzyBelow = 20): SearchHit[] {
   const q = query.trim().toLowerCase();
   if (q === "") throw new ToolInputError("the query is empty");
   if (type !== undefined && !graph.hasType(type)) {
     throw new ToolInputError(`no resource type '${type}' (see listResourceTypes)`);
   }
   const tokens = q.split(/\s+/).filter((t) => t !== "");
-  const fuzzy = q.length >= 4 ? (q.length >= 8 ? 2 : 1) : -1;
+  const types = type ? [type] : graph.types();
   const hits: SearchHit[] = [];
-  for (const t of type ? [type] : graph.types()) {
+  for (const t of types) {
     for (const { r, hay } of haystacks(graph, t)) {
       const candidate = hay.includes(q) ||
-        (tokens.length > 1 && tokens.every((tok) => hay.includes(tok))) ||
-        (fuzzy >= 0 && Math.abs(r.name.length - q.length) <= fuzzy);
+        (tokens.length > 1 && tokens.every((tok) => hay.includes(tok)));
       if (!candidate) continue;
+      const hit = scoreResource(r, q, tokens);
+      if (hit) hits.push(hit);
+    }
+  }
+  const fuzzy = q.length >= 4 ? (q.length >= 8 ? 2 : 1) : -1;
+  if (fuzzy < 0 || hits.length >= fuzzyBelow) return hits;
+  const found = new Set(hits.map((h) => `${h.type}\0${h.name}`));
+  for (const t of types) {
+    for (const { r } of haystacks(graph, t)) {
+      if (Math.abs(r.name.length - q.length) > fuzzy || found.has(`${r.type}\0${r.name}`)) {
+        continue;
+      }
       const hit = scoreResource(r, q, tokens);
       if (hit) hits.push(hit);
     }
