@@ -220,3 +220,16 @@ Deno.test("O12 a structural error fails the build and keeps the last good graph"
   const snap = await engine.rebuild();
   assertEquals([engine.status!.status, snap.generation], ["failed", 1]);
 });
+
+Deno.test("O12 a rule failing for many origins (errors truncated) is still degraded, not failed", async () => {
+  const rows = Array.from({ length: 12 }, (_, i) => `web-${i}`).join("\n");
+  const { engine } = engineFor({
+    "assets/host.csv": `name\n${rows}\n`,
+    "models/host.toml": 'origin_resource = "host"\n[[create_resource]]\nresource_type = "disk"\n' +
+      'name = "{{ origin_resource.name }}-disk"\n[create_resource.properties]\ngb = "{{ nope }}"\n',
+  });
+  const snap = await engine.rebuild();
+  assertEquals(engine.status!.status, "degraded");
+  assertEquals(snap.generation, 1);
+  assert(engine.status!.issues.some((i) => i.code === "rule_errors_truncated"));
+});

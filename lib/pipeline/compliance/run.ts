@@ -165,9 +165,8 @@ export class ControlRun {
       "compliance",
       site,
       err,
-      origin && count <= MAX_ERRORS_PER_TARGET
-        ? { type: origin.type, name: origin.name }
-        : undefined,
+      // The truncation notice carries the origin that triggered it: it stays a rule error (O12).
+      origin ? { type: origin.type, name: origin.name } : undefined,
     );
   }
 

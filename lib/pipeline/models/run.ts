@@ -168,6 +168,8 @@ export class BlockRun {
           undefined,
           "rule_errors_truncated",
         ),
+        // It carries the origin that triggered it, so it stays a rule error (O12).
+        origin ? { type: origin.type, name: origin.name } : undefined,
       );
     }
   }

@@ -139,9 +139,8 @@ export class RuleRun {
       "outputs",
       { file: this.file, chunk: this.prepared.chunk, block: this.block },
       err,
-      origin && this.#errors <= MAX_ERRORS_PER_RULE
-        ? { type: origin.type, name: origin.name }
-        : undefined,
+      // The truncation notice carries the origin that triggered it: it stays a rule error (O12).
+      origin ? { type: origin.type, name: origin.name } : undefined,
     );
   }
 
