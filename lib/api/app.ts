@@ -13,7 +13,7 @@ import { registerInfoRoutes, type ServerInfo } from "./rest/info.ts";
 import { registerBuildStreamRoute } from "./rest/build_stream.ts";
 import { registerOutputRoutes } from "./rest/outputs.ts";
 import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.ts";
-import { registerSecurity, type SecurityOptions } from "./security.ts";
+import { allowedMethods, registerSecurity, type SecurityOptions } from "./security.ts";
 import { type LiveOptions, registerLiveService } from "./live.ts";
 import { registerValidateRoutes } from "./rest/validate.ts";
 import type { SchemaFetcher } from "../schema/sources.ts";
@@ -107,22 +107,4 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
     return problem(500, "internal", "the server failed to handle the request; see the server log");
   });
   return app;
-}
-
-function allowedMethods(app: Hono, path: string): string[] {
-  const methods = new Set<string>();
-  for (const route of app.routes) {
-    if (route.method === "ALL") continue;
-    if (matches(route.path, path)) methods.add(route.method);
-  }
-  return [...methods].sort();
-}
-
-function matches(pattern: string, path: string): boolean {
-  if (pattern === path) return true;
-  if (pattern.endsWith("/*")) return path.startsWith(pattern.slice(0, -1));
-  const p = pattern.split("/");
-  const s = path.split("/");
-  if (p.length !== s.length) return false;
-  return p.every((seg, i) => seg.startsWith(":") ? s[i] !== "" : seg === s[i]);
 }
