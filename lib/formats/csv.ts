@@ -41,6 +41,31 @@ export interface CsvDocument {
  * ```
  */
 export function parseCsv(text: string, file: string): CsvDocument {
+  const steps = parseCsvSteps(text, file, Infinity);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link parseCsv} as resumable steps: the same scanner, checks, result and errors, pausing
+ * (`yield`) after every `rowsPerStep` rows so that a long file can be parsed in time slices.
+ *
+ * @example
+ * ```ts
+ * import { parseCsvSteps } from "./csv.ts";
+ * const steps = parseCsvSteps("name\na\nb\n", "assets/x.csv", 1);
+ * let step = steps.next();
+ * while (!step.done) step = steps.next();
+ * console.log(step.value.rows.length); // 2
+ * ```
+ */
+export function* parseCsvSteps(
+  text: string,
+  file: string,
+  rowsPerStep: number,
+): Generator<void, CsvDocument, undefined> {
   const scanner = new CsvScanner(text, file);
   const headerCells: string[] = [];
   if (!scanner.next(headerCells, null)) {
@@ -49,7 +74,11 @@ export function parseCsv(text: string, file: string): CsvDocument {
   const header = checkHeader(headerCells, file, scanner.startLine);
   const rows: CsvRow[] = [];
   const errors: ParseError[] = [];
-  for (;;) {
+  for (let tick = 1;; tick++) {
+    if (tick >= rowsPerStep) {
+      tick = 0;
+      yield;
+    }
     const cells: string[] = [];
     if (!scanner.next(cells, null)) break;
     if (cells.length !== header.length) {

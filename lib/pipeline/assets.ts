@@ -10,8 +10,7 @@
  * @module
  */
 import type { JsonValue, Properties } from "../graph/graph.ts";
-import type { CsvDocument, CsvRow } from "../formats/csv.ts";
-import { checkHeader, CsvScanner } from "../formats/csv_scan.ts";
+import { type CsvDocument, parseCsvSteps } from "../formats/csv.ts";
 import { ParseError } from "../formats/errors.ts";
 import type { AssetDeclaration, ColumnDeclaration } from "../workspace/manifest.ts";
 import type { SourceFile } from "../workspace/sources.ts";
@@ -57,7 +56,7 @@ function* assetFileSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
     yield;
     const declaration = ctx.manifest.assets.get(baseName(file.relPath));
     try {
-      const csv = yield* parseCsvSteps(file.text, file.displayPath);
+      const csv = yield* parseCsvSteps(file.text, file.displayPath, CSV_ROWS_PER_STEP);
       for (const e of csv.errors) reportParseError(ctx, e);
       out.push({ file, type: assetType(file.relPath, declaration), declaration, csv });
     } catch (e) {
@@ -70,51 +69,6 @@ function* assetFileSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
 
 /** CSV rows parsed between two pause points. */
 const CSV_ROWS_PER_STEP = 64;
-
-/**
- * `parseCsv` (formats/csv.ts) as steps: the same scanner and checks, same result and errors,
- * pausing every {@link CSV_ROWS_PER_STEP} rows (a 10k-row file takes tens of ms to parse).
- *
- * @example
- * ```ts
- * import { parseCsvSteps } from "./assets.ts";
- * import { runSteps } from "./slicing.ts";
- * const doc = runSteps(parseCsvSteps('name,tags\nweb-1,"a, b"\n', "assets/host.csv"));
- * console.log(doc.rows[0].cells); // ["web-1", "a, b"]
- * ```
- */
-export function* parseCsvSteps(text: string, file: string): Steps<CsvDocument> {
-  const scanner = new CsvScanner(text, file);
-  const headerCells: string[] = [];
-  if (!scanner.next(headerCells, null)) {
-    throw new ParseError("file has no header row", file, 1, 1, "csv_empty_header");
-  }
-  const header = checkHeader(headerCells, file, scanner.startLine);
-  const rows: CsvRow[] = [];
-  const errors: ParseError[] = [];
-  for (let tick = 1;; tick++) {
-    if (tick === CSV_ROWS_PER_STEP) {
-      tick = 0;
-      yield;
-    }
-    const cells: string[] = [];
-    if (!scanner.next(cells, null)) break;
-    if (cells.length !== header.length) {
-      errors.push(
-        new ParseError(
-          `row has ${cells.length} cells, the header has ${header.length}`,
-          file,
-          scanner.startLine,
-          undefined,
-          "csv_ragged_row",
-        ),
-      );
-      continue;
-    }
-    rows.push({ line: scanner.startLine, cells });
-  }
-  return { header, rows, errors };
-}
 
 function reportParseError(ctx: PhaseContext, e: ParseError): void {
   ctx.issues.error(e.code, e.reason, {
