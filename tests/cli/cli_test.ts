@@ -1,31 +1,5 @@
+import { cli, ROOT as root, tempWorkspace } from "./_cli.ts";
 import { assert, assertEquals } from "../_assert.ts";
-
-const root = new URL("../../", import.meta.url).pathname;
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}cli.ts`, ...args],
-    cwd: root,
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
-
-async function tempWorkspace(files: Record<string, string>): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "graphsvc-cli-" });
-  for (const [path, text] of Object.entries(files)) {
-    const full = `${dir}/${path}`;
-    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(full, text);
-  }
-  return dir;
-}
 
 Deno.test("CL18 build writes graph JSON in the documented shape and prints a summary", async () => {
   const dir = await tempWorkspace({

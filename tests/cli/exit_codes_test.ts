@@ -4,34 +4,8 @@
  * GRAPHSVC_EDITION are checked, `--graph-json -` keeps stdout valid JSON, a port in use names
  * the port, and a data directory laid out wrongly is warned about.
  */
+import { cli, ROOT as root, tempWorkspace } from "./_cli.ts";
 import { assert, assertEquals } from "../_assert.ts";
-
-const root = new URL("../../", import.meta.url).pathname;
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}cli.ts`, ...args],
-    cwd: root,
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
-
-async function tempWorkspace(files: Record<string, string>): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "graphsvc-cli-" });
-  for (const [path, text] of Object.entries(files)) {
-    const full = `${dir}/${path}`;
-    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(full, text);
-  }
-  return dir;
-}
 
 Deno.test("CL21 configuration errors exit 2 before any phase: manifest, required param, module", async () => {
   const bad = await tempWorkspace({ "assets/h.csv": "name\nx\n", "module.toml": "[module\n" });

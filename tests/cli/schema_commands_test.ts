@@ -3,34 +3,8 @@
  * CL15, CL20–CL22, SV13, SV41–SV43, SV50–SV52): exit codes 0/1/2, text, JSON and EE syslog
  * output, `--schema`, `--strict-schemas`, Git schema locations, and generate-schema options.
  */
+import { cli, tempWorkspace } from "./_cli.ts";
 import { assert, assertEquals, assertMatch } from "../_assert.ts";
-
-const root = new URL("../../", import.meta.url).pathname;
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}cli.ts`, ...args],
-    cwd: root,
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
-
-async function tempWorkspace(files: Record<string, string>): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "graphsvc-schema-cli-" });
-  for (const [path, text] of Object.entries(files)) {
-    const full = `${dir}/${path}`;
-    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(full, text);
-  }
-  return dir;
-}
 
 const schema = (id: string, resources: unknown) =>
   JSON.stringify({ schema_id: id, version: "20250412", resources });
