@@ -8,7 +8,6 @@
  *
  * @module
  */
-import type { Layer } from "./sources.ts";
 import type { Workspace } from "./workspace.ts";
 
 const RULE_FOLDERS = ["models/", "compliance/", "output/"];
@@ -51,7 +50,7 @@ export async function addRootJsonInputs(
   files: Map<string, string>,
   workspace: Workspace,
   prefix: string,
-  others: readonly Layer[] = [],
+  others: readonly { readonly files: ReadonlyMap<string, string> }[] = [],
 ): Promise<void> {
   const refs = jsonRefs(files);
   for (const layer of others) for (const r of jsonRefs(layer.files)) refs.add(r);
