@@ -10,6 +10,7 @@ import type { GraphEngine } from "../engine.ts";
 import { problem } from "./problem.ts";
 import { registerAssetReadRoutes } from "./rest/assets.ts";
 import { registerInfoRoutes, type ServerInfo } from "./rest/info.ts";
+import { registerHealthRoutes } from "./rest/health.ts";
 import { registerBuildStreamRoute } from "./rest/build_stream.ts";
 import { registerOutputRoutes } from "./rest/outputs.ts";
 import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.ts";
@@ -85,6 +86,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   registerGraphQLRoutes(app, engine, options.readStaticAsset, live.mutationMode);
   registerAssetReadRoutes(app, engine.workspace);
   registerInfoRoutes(app, engine, info);
+  registerHealthRoutes(app, engine); // `/healthz`, `/readyz`
   registerBuildStreamRoute(app, engine);
   registerOutputRoutes(app, engine);
   registerValidateRoutes(app, engine, options.schemaFetcher);
