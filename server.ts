@@ -142,6 +142,7 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
       ? options.allowedHosts
       : defaultAllowedHosts(options.hostname, bound.port),
     bodyTimeoutMs: limits.bodyTimeoutMs,
+    log: options.log,
   });
   const controller = new AbortController();
   options.signal?.addEventListener("abort", () => controller.abort());

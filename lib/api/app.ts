@@ -15,6 +15,7 @@ import { registerBuildStreamRoute } from "./rest/build_stream.ts";
 import { registerOutputRoutes } from "./rest/outputs.ts";
 import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.ts";
 import { allowedMethods, registerSecurity, type SecurityOptions } from "./security.ts";
+import { requestLog, type RequestLogSink } from "./request_log.ts";
 import { type LiveOptions, registerLiveService } from "./live.ts";
 import { registerValidateRoutes } from "./rest/validate.ts";
 import type { SchemaFetcher } from "../schema/sources.ts";
@@ -36,6 +37,8 @@ export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOp
   mcp?: McpOptions;
   /** Reads remote schema locations for `/api/validate-workspace` (Git, files outside modules). */
   schemaFetcher?: SchemaFetcher;
+  /** Receives one `info` line per request (method, path, status, duration); none when absent. */
+  log?: RequestLogSink;
 }
 
 /** The HTTP application: a fetch handler usable with `Deno.serve`, edge runtimes and tests. */
@@ -55,6 +58,7 @@ export interface GraphsvcApp {
  */
 export function createApp(engine: GraphEngine, options: AppOptions = {}): GraphsvcApp {
   const app = new Hono();
+  if (options.log) app.use("*", requestLog(options.log)); // first: refused requests are logged too
   registerSecurity(app, options);
   const info: ServerInfo = {
     edition: options.edition ?? "ce",
