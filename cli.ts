@@ -57,17 +57,29 @@ function editionFromEnv(): Edition | string {
   return value === undefined || value === "" ? "ce" : value;
 }
 
-function makeLogger(level: Level, edition: Edition): (l: string, text: string) => void {
+const LOG_FORMATS = ["text", "json"] as const;
+
+/**
+ * Log lines on stderr. `json`: one `{"time","level","message"}` object per line (log shippers);
+ * `text`: CE `TIMESTAMP LEVEL message`, EE RFC 5424-style syslog lines.
+ */
+function makeLogger(
+  level: Level,
+  edition: Edition,
+  format = "text",
+): (l: string, text: string) => void {
   const threshold = LEVELS.indexOf(level);
   return (l, text) => {
     const idx = LEVELS.indexOf(l as Level);
     if (idx > threshold) return;
-    if (edition === "ee") {
+    if (format === "json") {
+      console.error(JSON.stringify({ time: new Date().toISOString(), level: l, message: text }));
+    } else if (edition === "ee") {
       // RFC 5424-style: <PRI>1 TIMESTAMP HOST APP - - - MSG (facility user = 1).
       const severity = { error: 3, warn: 4, info: 6, debug: 7 }[l as Level] ?? 6;
       console.error(`<${8 + severity}>1 ${new Date().toISOString()} - graphsvc-ee - - - ${text}`);
     } else {
-      console.error(`${l.toUpperCase()} ${text}`);
+      console.error(`${new Date().toISOString()} ${l.toUpperCase()} ${text}`);
     }
   };
 }
@@ -114,6 +126,7 @@ interface GlobalOptions {
   moduleParams: string[];
   removeOrphanedAssets?: boolean;
   logLevel: string;
+  logFormat: string;
   maxLoop: number;
   generators: boolean;
 }
@@ -320,6 +333,10 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     .addOption(
       new Option("--log-level <level>", "log level").choices(LEVELS).default("info" as Level),
     )
+    .addOption(
+      new Option("--log-format <format>", "log lines: text, or json (one object per line)")
+        .choices(LOG_FORMATS).default("text"),
+    )
     .option("--max-loop <n>", "maximum model phase passes", positiveInt, 8)
     .option("--no-generators", "do not run [generator.*] tables before builds")
     .exitOverride()
@@ -368,7 +385,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
       const engine = await createEngine(opts);
-      const log = makeLogger(opts.logLevel as Level, edition);
+      const log = makeLogger(opts.logLevel as Level, edition, opts.logFormat);
       engine.subscribe((e) => {
         if (e.kind === "line") log(e.level, e.text);
       });
@@ -402,7 +419,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
       const engine = await createEngine(opts);
-      const log = makeLogger(opts.logLevel as Level, edition);
+      const log = makeLogger(opts.logLevel as Level, edition, opts.logFormat);
       engine.subscribe((e) => {
         // Generator warnings are no build issues: they are only in the stream (GN7, GN8).
         if (e.kind !== "line") return;
