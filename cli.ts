@@ -299,6 +299,36 @@ function port(value: string): number {
   return n;
 }
 
+/**
+ * An option that can also come from `GRAPHSVC_<FLAG>` (the command line wins): `--data-dir` →
+ * `GRAPHSVC_DATA_DIR`, `--no-watch` → `GRAPHSVC_NO_WATCH`.
+ */
+function envOption<Flags extends string>(flags: Flags, description: string): Option<Flags> {
+  const long = /--[a-z0-9-]+/.exec(flags)![0];
+  return new Option(flags, description).env(
+    `GRAPHSVC_${long.slice(2).replaceAll("-", "_").toUpperCase()}`,
+  );
+}
+
+const FALSE_LOOKING = ["", "0", "false", "no", "off"];
+
+/**
+ * Commander turns a flag on when its variable is merely set: `GRAPHSVC_MCP_WRITE=false` would
+ * enable it. Such values are refused instead (unset the variable to leave the flag off).
+ */
+function checkFlagEnv(program: Command): void {
+  const commands = [program, ...program.commands];
+  for (const option of commands.flatMap((c) => c.options)) {
+    if (!option.envVar || option.required || option.optional) continue;
+    const value = Deno.env.get(option.envVar);
+    if (value !== undefined && FALSE_LOOKING.includes(value.trim().toLowerCase())) {
+      throw new UsageError(
+        `${option.envVar}=${value}: a set variable turns ${option.long} on; unset it to leave it off`,
+      );
+    }
+  }
+}
+
 async function writeFileAtomic(path: string, text: string): Promise<void> {
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
   await Deno.mkdir(dir, { recursive: true });
@@ -312,33 +342,35 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     .name(`graphsvc-${edition}`)
     .description("Build and serve a typed property graph from CSV assets and TOML rules.")
     .version(`graphsvc-${edition} ${VERSION}`, "-V, --version")
-    .option("--data-dir <dir>", "authoritative data directory", "./data")
-    .option(
-      "--module <source>",
-      "add a module (local directory); repeatable",
-      collect,
-      [] as string[],
-    )
-    .option(
-      "--module-params <value>",
-      "parameters: JSON object, @file or k=v,…; repeatable",
-      collect,
-      [] as string[],
-    )
-    .option("--remove-orphaned-assets", "drop orphaned asset resources before outputs")
-    .option(
-      "--protect-writes",
-      "require X-API-Token (GRAPHSVC_API_TOKEN) on every mutating endpoint",
+    .addOption(envOption("--data-dir <dir>", "authoritative data directory").default("./data"))
+    .addOption(
+      envOption("--module <source>", "add a module (local directory); repeatable")
+        .argParser(collect).default([] as string[]),
     )
     .addOption(
-      new Option("--log-level <level>", "log level").choices(LEVELS).default("info" as Level),
+      envOption("--module-params <value>", "parameters: JSON object, @file or k=v,…; repeatable")
+        .argParser(collect).default([] as string[]),
     )
     .addOption(
-      new Option("--log-format <format>", "log lines: text, or json (one object per line)")
+      envOption("--remove-orphaned-assets", "drop orphaned asset resources before outputs"),
+    )
+    .addOption(
+      envOption(
+        "--protect-writes",
+        "require X-API-Token (GRAPHSVC_API_TOKEN) on every mutating endpoint",
+      ),
+    )
+    .addOption(
+      envOption("--log-level <level>", "log level").choices(LEVELS).default("info" as Level),
+    )
+    .addOption(
+      envOption("--log-format <format>", "log lines: text, or json (one object per line)")
         .choices(LOG_FORMATS).default("text"),
     )
-    .option("--max-loop <n>", "maximum model phase passes", positiveInt, 8)
-    .option("--no-generators", "do not run [generator.*] tables before builds")
+    .addOption(
+      envOption("--max-loop <n>", "maximum model phase passes").argParser(positiveInt).default(8),
+    )
+    .addOption(envOption("--no-generators", "do not run [generator.*] tables before builds"))
     .exitOverride()
     .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) })
     .showHelpAfterError();
@@ -346,41 +378,42 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
   program
     .command("serve")
     .description("build the graph and serve GraphQL and REST (rebuilds on changes)")
-    .option("--port <n>", "port", port, 7600)
-    .option("--host <addr>", "address to bind", "127.0.0.1")
-    .option("--no-watch", "do not rebuild when files under the data directory change")
-    .option("--read-only", "disable every write endpoint (no admin_assets feature)")
-    .option("--mcp-write", "expose the MCP tool saveAsset (asset writes through the write path)")
-    .option(
-      "--allowed-host <host>",
-      "accepted Host header, name or name:port (repeatable; default: the loopback names with " +
-        "the port when bound to loopback, any host when bound to 0.0.0.0)",
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
+    .addOption(envOption("--port <n>", "port").argParser(port).default(7600))
+    .addOption(envOption("--host <addr>", "address to bind").default("127.0.0.1"))
+    .addOption(
+      envOption("--no-watch", "do not rebuild when files under the data directory change"),
     )
-    .option(
-      "--header-timeout <ms>",
-      "ms a client may take to send a request's headers",
-      positiveInt,
-      DEFAULT_CONNECTION_LIMITS.headerTimeoutMs,
+    .addOption(envOption("--read-only", "disable every write endpoint (no admin_assets feature)"))
+    .addOption(
+      envOption(
+        "--mcp-write",
+        "expose the MCP tool saveAsset (asset writes through the write path)",
+      ),
     )
-    .option(
-      "--body-timeout <ms>",
-      "ms a client may take to send a request body (then 408)",
-      positiveInt,
-      DEFAULT_CONNECTION_LIMITS.bodyTimeoutMs,
+    .addOption(
+      envOption(
+        "--allowed-host <host>",
+        "accepted Host header, name or name:port (repeatable; default: the loopback names with " +
+          "the port when bound to loopback, any host when bound to 0.0.0.0)",
+      ).argParser(collect).default([] as string[]),
     )
-    .option(
-      "--idle-timeout <ms>",
-      "ms without traffic after which a connection is closed",
-      positiveInt,
-      DEFAULT_CONNECTION_LIMITS.idleTimeoutMs,
+    .addOption(
+      envOption("--header-timeout <ms>", "ms a client may take to send a request's headers")
+        .argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.headerTimeoutMs),
     )
-    .option(
-      "--max-connections-per-client <n>",
-      "open connections allowed per client address (more get 503)",
-      positiveInt,
-      DEFAULT_CONNECTION_LIMITS.maxConnectionsPerClient,
+    .addOption(
+      envOption("--body-timeout <ms>", "ms a client may take to send a request body (then 408)")
+        .argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.bodyTimeoutMs),
+    )
+    .addOption(
+      envOption("--idle-timeout <ms>", "ms without traffic after which a connection is closed")
+        .argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.idleTimeoutMs),
+    )
+    .addOption(
+      envOption(
+        "--max-connections-per-client <n>",
+        "open connections allowed per client address (more get 503)",
+      ).argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.maxConnectionsPerClient),
     )
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
@@ -518,6 +551,7 @@ export async function main(
   }
   const program = buildProgram(edition, exit);
   try {
+    checkFlagEnv(program);
     await program.parseAsync(rest, { from: "user" });
   } catch (e) {
     if (e instanceof CommanderError) {
