@@ -15,7 +15,7 @@ import { registerBuildStreamRoute } from "./rest/build_stream.ts";
 import { registerOutputRoutes } from "./rest/outputs.ts";
 import { registerGraphQLRoutes, type StaticAssetReader } from "./graphql_routes.ts";
 import { allowedMethods, registerSecurity, type SecurityOptions } from "./security.ts";
-import { requestLog, type RequestLogSink } from "./request_log.ts";
+import { requestLog } from "./request_log.ts";
 import { type LiveOptions, registerLiveService } from "./live.ts";
 import { registerValidateRoutes } from "./rest/validate.ts";
 import type { SchemaFetcher } from "../schema/sources.ts";
@@ -38,7 +38,7 @@ export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOp
   /** Reads remote schema locations for `/api/validate-workspace` (Git, files outside modules). */
   schemaFetcher?: SchemaFetcher;
   /** Receives one `info` line per request (method, path, status, duration); none when absent. */
-  log?: RequestLogSink;
+  log?: (level: string, text: string) => void;
 }
 
 /** The HTTP application: a fetch handler usable with `Deno.serve`, edge runtimes and tests. */
