@@ -24,6 +24,7 @@ import { DEFAULT_CONNECTION_LIMITS, serve } from "./server.ts";
 import type { LiveOptions } from "./lib/api/live.ts";
 import { gitSync } from "./lib/runtime/deno/git_sync.ts";
 import { loadPersistedParams } from "./lib/writes/module_params.ts";
+import { bootstrapDataDir } from "./lib/workspace/bootstrap.ts";
 import { layersInOrder, loadSourceSet } from "./lib/workspace/sources.ts";
 import { mergeManifests } from "./lib/workspace/manifest.ts";
 import { ParseError } from "./lib/formats/errors.ts";
@@ -165,7 +166,15 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
     params: () => engine.params,
   });
   const engine: GraphEngine = new GraphEngine({
-    prepare: scheduler?.prepare,
+    // Every build first bootstraps missing starter data (MP35), then runs generators (GN4).
+    prepare: async (log) => {
+      const { lines, warnings } = await bootstrapDataDir(workspace, modules);
+      for (const l of lines) {
+        if (l.action === "created") log("info", `bootstrap: created ${l.path}`);
+      }
+      for (const w of warnings) log("warn", `bootstrap: ${w}`);
+      await scheduler?.prepare(log);
+    },
     workspace,
     modules,
     params,
@@ -439,6 +448,26 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
             maxConnectionsPerClient: cmd.maxConnectionsPerClient,
           },
         }));
+    });
+
+  program
+    .command("bootstrap")
+    .description("copy missing starter data of modules into the data directory (never overwrites)")
+    .action(async () => {
+      const opts = program.opts() as GlobalOptions;
+      try {
+        if (!(await Deno.stat(opts.dataDir)).isDirectory) throw new Error();
+      } catch {
+        throw new UsageError(`data directory '${opts.dataDir}' does not exist`);
+      }
+      const result = await bootstrapDataDir(
+        new DenoFsWorkspace(opts.dataDir),
+        await resolveModules(opts.module),
+      );
+      const log = makeLogger(opts.logLevel as Level, edition, opts.logFormat);
+      for (const w of result.warnings) log("warn", `bootstrap: ${w}`);
+      // Results go to stdout (CL20): one line per file, `created` or `kept` (MP35).
+      for (const l of result.lines) console.log(`${l.action} ${l.path}`);
     });
 
   program

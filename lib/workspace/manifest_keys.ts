@@ -64,16 +64,13 @@ const ASSET_KEYS = [
   "match_on",
   "columns",
   "schema",
+  "bootstrap",
 ];
-const ASSET_NOT_IMPLEMENTED: Record<string, string> = {
-  bootstrap: "bootstrap data is not written (MP34)",
-};
+const ASSET_NOT_IMPLEMENTED: Record<string, string> = {};
 const COLUMN_KEYS = ["type", "required", "allowed_values", "description"];
 /** `format` and `fields` are read by input validation (MP38–MP39). */
-const INPUT_KEYS = ["description", "format", "fields"];
-const INPUT_NOT_IMPLEMENTED: Record<string, string> = {
-  bootstrap: "bootstrap data is not written (MP37)",
-};
+const INPUT_KEYS = ["description", "format", "fields", "bootstrap"];
+const INPUT_NOT_IMPLEMENTED: Record<string, string> = {};
 
 /**
  * Warnings for the keys of a parsed manifest `doc` (text `text`, shown as `file`) that the
