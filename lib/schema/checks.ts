@@ -19,6 +19,10 @@ export interface ActionOffer {
   capabilities: readonly string[];
   /** `origin_resource` of a template action. */
   originType?: string;
+  /** Whether the file declares `name` (else `name` is the file's stem). */
+  named: boolean;
+  /** `description`, when declared. */
+  description?: string;
 }
 
 /** An asset CSV of the build, with its text (for strict cell checks). */

@@ -8,10 +8,10 @@
  */
 import type { Graph, JsonValue } from "../graph/graph.ts";
 import { parseCsv } from "../formats/csv.ts";
-import { filesIn, type Layer, type SourceSet } from "../workspace/sources.ts";
-import { type ModuleManifest, parseTomlDocument } from "../workspace/manifest.ts";
+import type { Layer, SourceSet } from "../workspace/sources.ts";
+import type { ModuleManifest } from "../workspace/manifest.ts";
 import { staticFootprint } from "./footprint.ts";
-import type { ValidationAsset } from "./validate.ts";
+import { readActions, type ValidationAsset } from "./validate.ts";
 
 /** Options of {@link generateSchema}. */
 export interface GenerateOptions {
@@ -107,7 +107,11 @@ export function generateSchema(input: GenerateInput, options: GenerateOptions): 
   const wanted = options.types && options.types.length > 0 ? options.types : [...inferred];
   const unknownTypes = wanted.filter((t) => !inferred.has(t));
   const types = [...new Set(wanted.filter((t) => inferred.has(t)))].sort();
-  const actions = readActionEntries(input.sources);
+  // Capability entries (SV50): an action's `capabilities` and its declared `name`.
+  const actions = readActions(input.sources).map((a) => ({
+    entries: a.named ? [...a.capabilities, a.name] : a.capabilities,
+    description: a.description,
+  }));
   const resources: Record<string, JsonValue> = {};
   for (const type of types) {
     const properties: Record<string, JsonValue> = {};
@@ -173,25 +177,4 @@ export function generateSchema(input: GenerateInput, options: GenerateOptions): 
     resources,
   }) as Record<string, JsonValue>;
   return { schema, text: JSON.stringify(schema, null, 2) + "\n", unknownTypes };
-}
-
-function readActionEntries(sources: SourceSet): { entries: string[]; description?: string }[] {
-  const out: { entries: string[]; description?: string }[] = [];
-  for (const f of filesIn(sources, "actions", [".toml"])) {
-    let doc;
-    try {
-      doc = parseTomlDocument(f.text, f.displayPath);
-    } catch {
-      continue;
-    }
-    const entries = Array.isArray(doc.capabilities)
-      ? doc.capabilities.filter((c): c is string => typeof c === "string")
-      : [];
-    if (typeof doc.name === "string") entries.push(doc.name);
-    out.push({
-      entries,
-      description: typeof doc.description === "string" ? doc.description : undefined,
-    });
-  }
-  return out;
 }

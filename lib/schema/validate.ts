@@ -184,8 +184,10 @@ export function readActions(sources: SourceSet): ActionOffer[] {
       : [];
     out.push({
       name: typeof doc.name === "string" ? doc.name : f.relPath.replace(/^.*\/|\.toml$/g, ""),
+      named: typeof doc.name === "string",
       capabilities: caps,
       originType: typeof doc.origin_resource === "string" ? doc.origin_resource : undefined,
+      description: typeof doc.description === "string" ? doc.description : undefined,
     });
   }
   return out;

@@ -61,7 +61,20 @@ export async function resolveAssetFile(
   requested: string,
 ): Promise<string | undefined> {
   const name = checkAssetFileName(requested);
-  const files = await listAssetFiles(workspace);
+  return matchAssetFile(await listAssetFiles(workspace), name);
+}
+
+/**
+ * The workspace path `name` stands for among `files` (paths relative to `assets/`, as
+ * {@link listAssetFiles} returns them): the exact path, else a unique base name.
+ *
+ * @example
+ * ```ts
+ * import { matchAssetFile } from "./asset_files.ts";
+ * matchAssetFile(["inventx/a.csv", "b.csv"], "a.csv"); // "assets/inventx/a.csv"
+ * ```
+ */
+export function matchAssetFile(files: readonly string[], name: string): string | undefined {
   if (files.includes(name)) return `assets/${name}`;
   if (!name.includes("/")) {
     const matches = files.filter((f) => f.slice(f.lastIndexOf("/") + 1) === name);

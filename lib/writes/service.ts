@@ -13,7 +13,7 @@ import { ParseError } from "../formats/errors.ts";
 import type { AssetDeclaration, ModuleManifest } from "../workspace/manifest.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { UnsafePathError } from "../workspace/workspace.ts";
-import { checkAssetFileName, listAssetFiles } from "../workspace/asset_files.ts";
+import { checkAssetFileName, listAssetFiles, matchAssetFile } from "../workspace/asset_files.ts";
 import type { TemplateRenderer } from "../pipeline/context.ts";
 import { assetRowContext, assetType, baseName } from "../pipeline/assets.ts";
 import { describeError } from "../pipeline/errors.ts";
@@ -417,12 +417,9 @@ export class WriteService {
   /** Path of a file that may be written (R7): existing, or new in an existing folder. */
   async #resolveWritable(file: string): Promise<string> {
     const files = await listAssetFiles(this.#options.workspace);
-    if (files.includes(file)) return `assets/${file}`;
-    if (!file.includes("/")) {
-      const matches = files.filter((f) => baseName(f) === file);
-      if (matches.length === 1) return `assets/${matches[0]}`;
-      return `assets/${file}`;
-    }
+    const existing = matchAssetFile(files, file);
+    if (existing) return existing;
+    if (!file.includes("/")) return `assets/${file}`;
     const folder = file.slice(0, file.lastIndexOf("/") + 1);
     if (!files.some((f) => f.startsWith(folder))) {
       throw new WriteError(
