@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the differential-test oracles (idempotent): Debian's reference jsonnet binary and the
+# Installs the differential-test oracles (idempotent): Debian's reference jsonnet binary, Debian's
+# chromium for the browser tests, and the
 # real Tera engine built from ../shared/tools/tera-oracle. Prints `TERA_ORACLE=<path>` on success.
 # Without ../shared (a checkout outside the workplace) the Tera oracle is skipped; the oracle
 # tests then skip too, except under CI=true, where they fail.
@@ -9,6 +10,7 @@ shared="$root/../shared"
 need_apt=()
 command -v jsonnet >/dev/null 2>&1 || need_apt+=(jsonnet)
 command -v git >/dev/null 2>&1 || need_apt+=(git) # Git reload, schema and module tests
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium) # explorer browser tests (no download)
 if [ -d "$shared/tools/tera-oracle" ]; then
   dpkg -s librust-tera-dev >/dev/null 2>&1 || need_apt+=(librust-tera-dev)
   command -v cargo >/dev/null 2>&1 || need_apt+=(cargo)
