@@ -36,9 +36,39 @@ for (const n of [1_000, 10_000, 100_000]) {
   );
 }
 
+console.log("\n## memory and cold build (memory_bench.ts, one process per figure)\n");
+console.log(
+  "| resources | retained heap B/resource (goal ≤ 600) | raw rows B/resource | peak RSS across rebuilds / steady (goal ≤ 1.3×) | cold build / papaparse into Map (goal ≤ 1.5×) |",
+);
+console.log("| --- | --- | --- | --- | --- |");
+for (const n of [10_000, 100_000]) {
+  const figures: Record<string, Record<string, number>> = {};
+  for (const mode of ["heap", "rss", "time"]) {
+    const { ok, out } = await run([
+      "run",
+      "-A",
+      "--v8-flags=--expose-gc,--max-old-space-size=4096",
+      `${here}memory_bench.ts`,
+      String(n),
+      mode,
+    ]);
+    figures[mode] = ok ? JSON.parse(out.trim().split("\n").pop()!) : {};
+  }
+  const { heap, rss, time } = figures;
+  console.log(
+    `| ${n} | ${heap.retainedBytesPerResource ?? "failed"} | ${
+      heap.rawRowBytesPerResource ?? ""
+    } | ${
+      rss.ratio ?? "failed"
+    }× (${rss.peakRssMb} MB vs ${rss.steadyRssMb} MB, ${rss.rebuilds} rebuilds) | ${
+      time.ratio ?? "failed"
+    }× (${time.buildMs} ms vs ${time.papaparseMs} ms) |`,
+  );
+}
+
 const others = [...Deno.readDirSync(here)]
   .map((e) => e.name)
-  .filter((n) => n.endsWith("_bench.ts") && n !== "build_bench.ts")
+  .filter((n) => n.endsWith("_bench.ts") && n !== "build_bench.ts" && n !== "memory_bench.ts")
   .sort();
 for (const name of others) {
   console.log(`\n## ${name}\n`);
