@@ -1,7 +1,7 @@
 /**
  * The HTTP server: `Deno.serve(createApp(engine).fetch)` plus the runtime concerns that do not
- * belong in the core — static GraphiQL files from node_modules, a file watcher that triggers
- * rebuilds, and graceful shutdown on SIGINT/SIGTERM.
+ * belong in the core — a file watcher that triggers rebuilds, connection limits and graceful
+ * shutdown on SIGINT/SIGTERM. GraphiQL's and Swagger UI's files are embedded in lib/api/assets/.
  *
  * @module
  */
@@ -85,20 +85,6 @@ export function defaultAllowedHosts(hostname: string, port: number): string[] | 
   return [`${h.includes(":") ? `[${h}]` : h}:${port}`];
 }
 
-const NODE_MODULES = new URL("./node_modules/", import.meta.url);
-
-/** Reads a file below node_modules (GraphiQL's UMD bundles); `undefined` when missing. */
-export async function readNodeModulesFile(
-  path: string,
-): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  if (path.split("/").some((s) => s === ".." || s === "")) return undefined;
-  try {
-    return await Deno.readFile(new URL(path, NODE_MODULES));
-  } catch {
-    return undefined;
-  }
-}
-
 /** One environment variable for `proxy.toml` (undefined when unset or not permitted). */
 function readEnv(name: string): string | undefined {
   try {
@@ -133,7 +119,6 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     edition: options.edition,
     version: VERSION,
     features: features(options.edition, options.live ?? {}),
-    readStaticAsset: readNodeModulesFile,
     apps: { env: readEnv, unixFetch: createUnixFetch().fetch },
     schemaFetcher: denoSchemaFetcher({ cacheMs: 60_000 }),
     mcp: options.mcp,

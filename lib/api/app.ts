@@ -29,7 +29,10 @@ export const MAX_GRAPHQL_BODY_BYTES = 1024 * 1024;
 
 /** Options of {@link createApp}. */
 export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOptions {
-  /** Reads GraphiQL's static files (from node_modules); without it `/graphiql` answers 404. */
+  /**
+   * Reads GraphiQL's static files by `node_modules/`-relative path instead of serving the copies
+   * embedded in the program (lib/api/assets/); rarely needed.
+   */
   readStaticAsset?: StaticAssetReader;
   /** Hosted apps and their proxy routes (environment, upstream fetch, action sockets). */
   apps?: AppRouteOptions;

@@ -21,8 +21,13 @@ import {
 } from "./graphql/mutations.ts";
 import { assetType } from "../pipeline/assets.ts";
 import { formatIssue } from "../pipeline/issues.ts";
+import { EMBEDDED_GRAPHIQL } from "./assets/graphiql.ts";
+import { embeddedResponse } from "./assets/embedded.ts";
 
-/** Reads a static file by path relative to `node_modules/`; `undefined` when missing. */
+/**
+ * Reads a static file by path relative to `node_modules/`; `undefined` when missing. Only needed
+ * to serve other files than the embedded ones (lib/api/assets/).
+ */
 export type StaticAssetReader = (path: string) => Promise<Uint8Array<ArrayBuffer> | undefined>;
 
 /** How a request's mutations are carried out: a writer, or a refusal with its reason. */
@@ -65,7 +70,10 @@ export function schemaOf(snapshot: Snapshot, mode?: MutationMode): GraphQLSchema
   return schema;
 }
 
-/** Registers `/graphql` (GET, POST), `/graphiql` and its static assets. */
+/**
+ * Registers `/graphql` (GET, POST), `/graphiql` and its static assets: the files embedded in
+ * lib/api/assets/ unless `readStaticAsset` is given.
+ */
 export function registerGraphQLRoutes(
   app: Hono,
   engine: GraphEngine,
@@ -106,8 +114,14 @@ export function registerGraphQLRoutes(
   app.get("/graphiql", (c) => c.html(graphiqlHtml("/graphql")));
   app.get("/graphiql/assets/:file", async (c) => {
     const asset = GRAPHIQL_ASSETS[c.req.path];
-    const bytes = asset && readStaticAsset ? await readStaticAsset(asset.path) : undefined;
-    if (!asset || !bytes) return problem(404, "not-found", "no such GraphiQL asset");
+    if (!asset) return problem(404, "not-found", "no such GraphiQL asset");
+    if (!readStaticAsset) {
+      const embedded = EMBEDDED_GRAPHIQL.get(asset.path);
+      if (!embedded) return problem(404, "not-found", "no such GraphiQL asset");
+      return await embeddedResponse(embedded, c.req.raw);
+    }
+    const bytes = await readStaticAsset(asset.path);
+    if (!bytes) return problem(404, "not-found", "no such GraphiQL asset");
     return new Response(bytes, {
       headers: { "content-type": asset.contentType, "cache-control": "public, max-age=86400" },
     });
