@@ -7,7 +7,7 @@
 
 import type { Expr, ExprVal, FnCall } from "./ast.ts";
 import { RenderFailure } from "./errors.ts";
-import type { State } from "./runtime.ts";
+import type { FilterFn, Registry, State } from "./runtime.ts";
 import {
   describe,
   displayF64,
@@ -50,6 +50,13 @@ function wrapCall(kind: string, name: string, pos: number, e: unknown): never {
     fail(`${kind} \`${name}\` failed: value nested too deeply (cyclic?)`, pos, e);
   }
   fail(`${kind} \`${name}\` failed: ${msg}`, pos, e);
+}
+
+/** A literal without filters: its value does not depend on the render. */
+function isLiteral(e: Expr): boolean {
+  const k = e.val.k;
+  return e.filters.length === 0 && !e.negated &&
+    (k === "str" || k === "int" || k === "float" || k === "bool");
 }
 
 /** Compiles expressions of one template. */
@@ -219,6 +226,13 @@ export class ExprCompiler {
 
   private args(call: FnCall): (st: State) => Record<string, unknown> {
     const entries = [...call.args].map(([k, v]) => [k, this.value(v)] as const);
+    if ([...call.args.values()].every(isLiteral)) {
+      // literal arguments (`truncate(length=40)`): one object for every call; built-ins only
+      // read their arguments and user callbacks get a copy (environment.ts)
+      const o: Record<string, unknown> = {};
+      for (const [k, f] of entries) o[k] = f(null as unknown as State);
+      return () => o;
+    }
     return (st) => {
       const o: Record<string, unknown> = {};
       for (let i = 0; i < entries.length; i++) o[entries[i][0]] = entries[i][1](st);
@@ -248,12 +262,18 @@ export class ExprCompiler {
     const args = this.args(call);
     const name = call.name;
     const pos = call.pos;
+    // the filter looked up once per registry (a compiled template renders with one registry)
+    let registry: Registry | null = null;
+    let f: FilterFn | undefined;
     return (st, v) => {
-      const f = st.registry.filters.get(name);
-      if (!f) fail(`Filter '${name}' not found`, pos);
+      if (st.registry !== registry) {
+        f = st.registry.filters.get(name);
+        if (!f) fail(`Filter '${name}' not found`, pos);
+        registry = st.registry;
+      }
       const a = args(st);
       try {
-        return f(v, a);
+        return f!(v, a);
       } catch (e) {
         wrapCall("Filter", name, pos, e);
       }

@@ -94,9 +94,14 @@ function locate<T>(pos: number, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof RenderFailure && e.pos < 0) e.pos = pos;
-    throw e;
+    locateError(e, pos);
   }
+}
+
+/** Re-throws `e`, located at `pos` when it is a render failure without a location. */
+function locateError(e: unknown, pos: number): never {
+  if (e instanceof RenderFailure && e.pos < 0) e.pos = pos;
+  throw e;
 }
 
 class NodeCompiler {
@@ -133,7 +138,12 @@ class NodeCompiler {
         const v = this.ex.value(n.expr);
         const pos = n.pos;
         return (st) => {
-          const x = locate(pos, () => v(st));
+          let x: unknown;
+          try {
+            x = v(st);
+          } catch (e) {
+            locateError(e, pos);
+          }
           st.out += typeof x === "string" ? x : renderValue(x);
           checkOutput(st.out.length, pos);
         };

@@ -49,9 +49,11 @@ function unwrap(v: unknown): unknown {
   return v instanceof TeraFloat ? v.value : v;
 }
 
+/** A copy of the arguments with floats unwrapped (literal argument objects are shared). */
 function unwrapArgs(a: Record<string, unknown>): Record<string, unknown> {
-  for (const k in a) if (a[k] instanceof TeraFloat) a[k] = (a[k] as TeraFloat).value;
-  return a;
+  const o: Record<string, unknown> = {};
+  for (const k in a) o[k] = a[k] instanceof TeraFloat ? (a[k] as TeraFloat).value : a[k];
+  return o;
 }
 
 /** A compiled template, renderable many times. */
