@@ -33,6 +33,13 @@ import { registerSchemaCommands } from "./lib/cli/schema_commands.ts";
 import { denoSchemaIO } from "./lib/runtime/deno/schema_fetch.ts";
 import { GeneratorConfigError, GeneratorScheduler, loadGenerators } from "./lib/generators/mod.ts";
 import { denoGeneratorHost } from "./lib/runtime/deno/generators.ts";
+import {
+  type ModContext,
+  registerModCommands,
+  resolveLayerSources,
+} from "./lib/cli/mod_commands.ts";
+import { ModuleResolutionError } from "./lib/workspace/dependencies.ts";
+import { denoModuleFetcher, moduleCacheDir } from "./lib/runtime/deno/module_fetch.ts";
 
 type Edition = "ce" | "ee";
 const LEVELS = ["error", "warn", "info", "debug"] as const;
@@ -85,31 +92,43 @@ function makeLogger(
   };
 }
 
-function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "module";
+/** Where module resolution and the `mod` commands work (MP10–MP20). */
+function modContext(opts: GlobalOptions): ModContext {
+  const write = (fd: typeof Deno.stdout, text: string) => {
+    const bytes = new TextEncoder().encode(text);
+    for (let off = 0; off < bytes.length;) off += fd.writeSync(bytes.subarray(off));
+  };
+  return {
+    dataDir: new DenoFsWorkspace(opts.dataDir),
+    modules: opts.module,
+    cwd: Deno.cwd(),
+    openDir: async (path) => {
+      try {
+        return (await Deno.stat(path)).isDirectory ? new DenoFsWorkspace(path) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    fetcher: denoModuleFetcher({
+      cacheDir: moduleCacheDir(Deno.env.toObject()),
+      offline: opts.offline === true,
+      log: (_level, text) => console.error(`INFO ${text}`),
+    }),
+    stdout: (text) => write(Deno.stdout, text),
+    stderr: (text) => write(Deno.stderr, text),
+  };
 }
 
-async function resolveModules(sources: string[]): Promise<LayerSource[]> {
-  const out: LayerSource[] = [];
-  const used = new Set<string>();
-  for (const source of sources) {
-    if (/^[a-z]+:\/\//i.test(source) || source.startsWith("git@")) {
-      throw new UsageError(`remote module sources are not supported yet: ${source}`);
+/** `--module` sources and `[dependencies]`, resolved; failures are configuration errors (MP13). */
+async function resolveModules(opts: GlobalOptions): Promise<LayerSource[]> {
+  try {
+    return await resolveLayerSources(modContext(opts), (m) => console.error(`WARN ${m}`));
+  } catch (e) {
+    if (e instanceof ModuleResolutionError || e instanceof ParseError) {
+      throw new UsageError(e.message);
     }
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(source);
-    } catch {
-      throw new UsageError(`module '${source}' does not exist`);
-    }
-    if (!info.isDirectory) throw new UsageError(`module '${source}' is not a directory`);
-    const base = source.replace(/\/+$/, "").split("/").pop() ?? "module";
-    let id = slug(base);
-    for (let n = 2; used.has(id) || id === "data"; n++) id = `${slug(base)}-${n}`;
-    used.add(id);
-    out.push({ id, workspace: new DenoFsWorkspace(source) });
+    throw e;
   }
-  return out;
 }
 
 function readTextSync(path: string): string | undefined {
@@ -125,6 +144,7 @@ interface GlobalOptions {
   dataDir: string;
   module: string[];
   moduleParams: string[];
+  offline?: boolean;
   removeOrphanedAssets?: boolean;
   logLevel: string;
   logFormat: string;
@@ -152,7 +172,7 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
   }
   warnDataDirLayout(opts.dataDir, opts.module.length > 0);
   const workspace = new DenoFsWorkspace(opts.dataDir);
-  const modules = await resolveModules(opts.module);
+  const modules = await resolveModules(opts);
   // Values set through the API persist across restarts; command-line values win (R23).
   const persisted = await loadPersistedParams(workspace, (m) => console.error(`WARN ${m}`));
   params = { ...persisted, ...params };
@@ -353,7 +373,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     .version(`graphsvc-${edition} ${VERSION}`, "-V, --version")
     .addOption(envOption("--data-dir <dir>", "authoritative data directory").default("./data"))
     .addOption(
-      envOption("--module <source>", "add a module (local directory); repeatable")
+      envOption("--module <source>", "add a module (directory, Git URL or archive); repeatable")
         .argParser(collect).default([] as string[]),
     )
     .addOption(
@@ -380,6 +400,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       envOption("--max-loop <n>", "maximum model phase passes").argParser(positiveInt).default(8),
     )
     .addOption(envOption("--no-generators", "do not run [generator.*] tables before builds"))
+    .addOption(envOption("--offline", "use only local modules and the module cache (MP13)"))
     .exitOverride()
     .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) })
     .showHelpAfterError();
@@ -462,7 +483,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       }
       const result = await bootstrapDataDir(
         new DenoFsWorkspace(opts.dataDir),
-        await resolveModules(opts.module),
+        await resolveModules(opts),
       );
       const log = makeLogger(opts.logLevel as Level, edition, opts.logFormat);
       for (const w of result.warnings) log("warn", `bootstrap: ${w}`);
@@ -544,6 +565,11 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
           `\nmodel passes: ${s.modelPasses}\nwarnings: ${warnings}` + genLine,
       );
     });
+  registerModCommands(program, {
+    exit,
+    context: () => Promise.resolve(modContext(program.opts() as GlobalOptions)),
+    usageError: (message) => new UsageError(message),
+  });
   registerSchemaCommands(program, {
     edition,
     exit,

@@ -9,6 +9,7 @@
  */
 import type { JsonValue } from "../graph/graph.ts";
 import type { Layer } from "./sources.ts";
+import { DEPENDENCY_KEYS } from "./module_source.ts";
 
 /** A warning about a manifest key. */
 export interface ManifestWarning {
@@ -46,15 +47,19 @@ const TOP_LEVEL = [
   "implements",
   "requirements",
   "requirement",
+  "dependencies",
 ];
-const TOP_NOT_IMPLEMENTED: Record<string, string> = {
-  dependencies: "module dependencies are not fetched; load them with --module (MP14)",
-};
-const MODULE_KEYS = ["name", "version", "description", "url"];
-const MODULE_NOT_IMPLEMENTED: Record<string, string> = {
-  graphsvc_version: "the engine version constraint is not checked (MP6)",
-  rescile_version: "the engine version constraint is not checked (MP6)",
-};
+const TOP_NOT_IMPLEMENTED: Record<string, string> = {};
+/** `graphsvc_version`/`rescile_version` are checked by module resolution (dependencies.ts). */
+const MODULE_KEYS = [
+  "name",
+  "version",
+  "description",
+  "url",
+  "graphsvc_version",
+  "rescile_version",
+];
+const MODULE_NOT_IMPLEMENTED: Record<string, string> = {};
 const PARAM_KEYS = ["description", "default", "required", "allowed_values"];
 /** `schema` is read by schema validation (SV11). */
 const ASSET_KEYS = [
@@ -161,6 +166,9 @@ export function manifestKeyWarnings(doc: Table, text: string, file: string): Man
     for (const [name, spec] of entries(doc[top])) {
       check(spec, [top, name], INPUT_KEYS, INPUT_NOT_IMPLEMENTED);
     }
+  }
+  for (const [name, spec] of entries(doc.dependencies)) {
+    check(spec, ["dependencies", name], DEPENDENCY_KEYS);
   }
   for (const [i, at] of notes) {
     const family = at.more > 0 ? ` (and ${at.more} more declaration${at.more > 1 ? "s" : ""})` : "";

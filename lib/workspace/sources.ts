@@ -54,6 +54,8 @@ export interface Layer {
    * build, located at the bad byte. Those files are not in `files`.
    */
   readonly errors?: readonly ParseError[];
+  /** `resource_aliases` its dependent declared (old type → new type, MP17); absent when none. */
+  readonly resourceAliases?: Readonly<Record<string, string>>;
 }
 
 /** Everything a build reads, held in memory. */
@@ -70,6 +72,8 @@ export interface LayerSource {
   id: string;
   /** The workspace to read from. */
   workspace: Workspace;
+  /** `resource_aliases` its dependent declared (old type → new type, MP17). */
+  resourceAliases?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -145,7 +149,11 @@ export async function loadSourceSet(
     if ((await m.workspace.available?.()) === false) {
       throw new WorkspaceUnavailableError(`module '${m.id}'`);
     }
-    moduleLayers.push(await loadLayer(m.id, m.workspace, false));
+    const layer = await loadLayer(m.id, m.workspace, false);
+    const aliases = m.resourceAliases;
+    moduleLayers.push(
+      aliases && Object.keys(aliases).length > 0 ? { ...layer, resourceAliases: aliases } : layer,
+    );
   }
   return { modules: moduleLayers, data: await loadLayer("data", dataDir, true, moduleLayers) };
 }

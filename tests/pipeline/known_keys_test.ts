@@ -47,10 +47,10 @@ Deno.test("MP8 unknown manifest keys warn with file, key and line; documented on
   has("module.toml:13 unknown_key unknown key 'colour' in [assets.\"host.csv\"]");
   has("module.toml:16 unknown_key unknown key 'requird' in [assets.\"host.csv\".columns.name]");
   has("module.toml:21 unknown_key unknown key 'extras' in module.toml");
-  has("module.toml:18 not_implemented 'dependencies' is not implemented yet");
   // `bootstrap` is implemented (MP34): no warning for it.
   assert(!w.some((x) => x.includes("'bootstrap'")), w.join("\n"));
-  assertEquals(w.length, 6, w.join("\n"));
+  // `[dependencies]` is implemented (MP14, resolved before the build): no warning for it.
+  assertEquals(w.length, 5, w.join("\n"));
   assertEquals(r.issues.filter((i) => i.severity === "error"), []);
 });
 
