@@ -16,6 +16,7 @@ import { registerAssetWriteRoutes } from "./rest/asset_writes.ts";
 import { registerMutationRoutes } from "./rest/mutations.ts";
 import { registerModuleParamRoutes } from "./rest/module_params.ts";
 import { registerWebhookRoutes, type WorkspaceSync } from "./rest/webhook.ts";
+import { registerContractRoutes } from "./rest/contracts.ts";
 
 /** Options of the live service. */
 export interface LiveOptions {
@@ -94,7 +95,9 @@ export function registerLiveService(
       if (refused) return refused;
       return next();
     };
-    for (const path of ["/api/assets/*", "/api/mutations/*", "/api/module-params"]) {
+    for (
+      const path of ["/api/assets/*", "/api/mutations/*", "/api/module-params", "/api/contracts/*"]
+    ) {
       app.use(path, guard);
     }
   }
@@ -102,6 +105,7 @@ export function registerLiveService(
   registerAssetWriteRoutes(app, writes);
   registerMutationRoutes(app, writes);
   registerModuleParamRoutes(app, engine, settled);
+  registerContractRoutes(app, engine, writes, settled);
   registerWebhookRoutes(app, engine, options.apiToken, options.sync);
 
   const serviceWriter: MutationWriter = {

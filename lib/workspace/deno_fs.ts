@@ -177,6 +177,71 @@ export class DenoFsWorkspace implements Workspace {
     });
   }
 
+  /**
+   * Writes several files as one (AC43): every temp file is written and synced first; only then
+   * are they renamed into place. A failure while staging removes the temp files (nothing
+   * changed); a failed rename restores the files already renamed.
+   */
+  writeTextsAtomic(files: readonly { path: string; text: string }[]): Promise<void> {
+    const keys = [...new Set(files.map((f) => normalizeWorkspacePath(f.path)))];
+    const previous = Promise.all(
+      keys.map((k) => (this.#locks.get(k) ?? Promise.resolve()).catch(() => {})),
+    );
+    const next = previous.then(() => this.#writeAll(files));
+    for (const k of keys) this.#locks.set(k, next);
+    return next.finally(() => {
+      for (const k of keys) if (this.#locks.get(k) === next) this.#locks.delete(k);
+    });
+  }
+
+  async #writeAll(files: readonly { path: string; text: string }[]): Promise<void> {
+    const staged: { tmp: string; target: string; before: Uint8Array | undefined }[] = [];
+    try {
+      for (const f of files) {
+        const target = await this.#resolveForWrite(normalizeWorkspacePath(f.path));
+        const dir = target.slice(0, target.lastIndexOf("/"));
+        await Deno.mkdir(dir, { recursive: true });
+        const before = await Deno.readFile(target).catch(() => undefined);
+        const tmp = `${dir}/.${target.slice(dir.length + 1)}.${crypto.randomUUID()}.tmp`;
+        staged.push({ tmp, target, before });
+        const file = await Deno.open(tmp, { write: true, createNew: true });
+        try {
+          const bytes = new TextEncoder().encode(f.text);
+          let written = 0;
+          while (written < bytes.length) written += await file.write(bytes.subarray(written));
+          await file.sync();
+        } finally {
+          file.close();
+        }
+      }
+    } catch (e) {
+      for (const s of staged) await Deno.remove(s.tmp).catch(() => {});
+      throw e;
+    }
+    const renamed: typeof staged = [];
+    try {
+      for (const s of staged) {
+        await Deno.rename(s.tmp, s.target);
+        renamed.push(s);
+      }
+    } catch (e) {
+      for (const s of staged) if (!renamed.includes(s)) await Deno.remove(s.tmp).catch(() => {});
+      for (const s of renamed) {
+        if (s.before === undefined) await Deno.remove(s.target).catch(() => {});
+        else await Deno.writeFile(s.target, s.before).catch(() => {});
+      }
+      throw e;
+    }
+    for (const dir of new Set(staged.map((s) => s.target.slice(0, s.target.lastIndexOf("/"))))) {
+      const folder = await Deno.open(dir, { read: true });
+      try {
+        await folder.sync();
+      } finally {
+        folder.close();
+      }
+    }
+  }
+
   async #write(path: string, text: string): Promise<void> {
     const target = await this.#resolveForWrite(path);
     const dir = target.slice(0, target.lastIndexOf("/"));

@@ -24,6 +24,12 @@ export interface Workspace {
   /** Writes `text` atomically (temp file, fsync, rename); parent folders are created. */
   writeTextAtomic(path: string, text: string): Promise<void>;
   /**
+   * Writes several files as one (contracts, AC43): every temp file is written and synced before
+   * any is renamed into place, so a failure leaves every file as it was. Optional: without it,
+   * multi-file writes fall back to one atomic write per file (lib/writes/transaction.ts).
+   */
+  writeTextsAtomic?(files: readonly { path: string; text: string }[]): Promise<void>;
+  /**
    * Whether the workspace's root exists (a directory that was moved or unmounted does not);
    * workspaces that cannot disappear may leave it out.
    */

@@ -22,6 +22,7 @@ import { checkDeclaredColumns, jsonToCell } from "./cells.ts";
 import { WriteError } from "./errors.ts";
 import { parseFormRows } from "./form_rows.ts";
 import { KeyedMutex } from "./keyed_mutex.ts";
+import { runTransaction, type TransactionBody } from "./transaction.ts";
 
 /** What a write needs to know about the current build: declarations and parameter values. */
 export interface WriteContext {
@@ -302,6 +303,38 @@ export class WriteService {
       table.remove(rows);
       return name;
     }, "deleted");
+  }
+
+  /**
+   * Edits several asset files as one all-or-nothing write (contracts, AC43): `body` edits the
+   * tables of `targets` under their locks; when it throws nothing is written, otherwise every
+   * changed file is committed together (transaction.ts). Returns the body's value and the
+   * generation that will contain the writes.
+   */
+  async transaction<T>(
+    targets: readonly AssetTarget[],
+    body: TransactionBody<T>,
+  ): Promise<{ value: T; changed: string[]; generation: number }> {
+    this.#checkEnabled();
+    const outcome = await runTransaction(
+      {
+        workspace: this.#options.workspace,
+        lock: (paths, task) => this.#lockAll(paths, task),
+        keyFunction: async (target) => (await this.#keyFunction(target))?.fn,
+      },
+      targets,
+      body,
+    );
+    return { ...outcome, generation: this.#generationAfter(outcome.changed.length > 0) };
+  }
+
+  /** Holds the locks of `paths` (sorted by the caller) one inside the other. */
+  #lockAll<T>(paths: readonly string[], task: () => Promise<T>): Promise<T> {
+    if (paths.length === 0) return task();
+    return this.#locked(paths[0], () => {
+      this.#open.delete(paths[0]);
+      return this.#lockAll(paths.slice(1), task);
+    });
   }
 
   async #rowEdit(
