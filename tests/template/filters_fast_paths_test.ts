@@ -110,3 +110,16 @@ Deno.test("escape and escape_xml replace exactly their characters", () => {
     { numRuns: 1000 },
   );
 });
+
+Deno.test("slugify: long inputs whose transliterations are longer than the text (buffer growth)", () => {
+  for (
+    const s of [
+      "ß".repeat(3000),
+      "Æ a ".repeat(1500),
+      "ǅ".repeat(2500) + "x",
+      "x" + "þ ".repeat(4000),
+    ]
+  ) {
+    assertEquals(slugify(s), slugifyByChar(s));
+  }
+});

@@ -156,20 +156,100 @@ function transliterate(ch: string): string {
   return t;
 }
 
-/** `slugify`: ASCII letters/digits, everything else collapses to `-`. */
-export function slugify(s: string): string {
-  // Same result as the character loop below, with native passes: transliterate, collapse
-  // every run of other characters to one `-`, lowercase ASCII, drop the edge dashes.
-  const ascii = NON_ASCII.test(s) ? s.replace(NON_ASCII_CHARS, transliterate) : s;
-  const slug = ascii.replace(NON_ALNUM_RUNS, "-").toLowerCase();
-  const from = slug.startsWith("-") ? 1 : 0;
-  const to = slug.length > from && slug.endsWith("-") ? slug.length - 1 : slug.length;
-  return from === 0 && to === slug.length ? slug : slug.slice(from, to);
+/**
+ * What a non-ASCII character contributes to a slug: `core` (its transliteration slugified, ""
+ * when it has no letters or digits), whether a separator comes before and after it, and
+ * whether it contributes anything at all (a stripped combining mark does not).
+ */
+interface SlugPiece {
+  core: string;
+  lead: boolean;
+  trail: boolean;
+  empty: boolean;
 }
 
-const NON_ASCII = /[\u0080-\uffff]/;
-const NON_ASCII_CHARS = /[\u{80}-\u{10ffff}]/gu;
-const NON_ALNUM_RUNS = /[^A-Za-z0-9]+/g;
+/** Slug pieces of non-ASCII code points already seen (a pure function's cache). */
+const pieceCache = new Map<number, SlugPiece>();
+
+function slugPiece(cp: number): SlugPiece {
+  let p = pieceCache.get(cp);
+  if (p === undefined) {
+    const t = transliterate(String.fromCodePoint(cp));
+    const core = slugifyByChar(t);
+    p = {
+      core,
+      lead: t !== "" && !isAlnum(t.charCodeAt(0)),
+      trail: t !== "" && !isAlnum(t.charCodeAt(t.length - 1)),
+      empty: t === "",
+    };
+    if (pieceCache.size < 4096) pieceCache.set(cp, p);
+  }
+  return p;
+}
+
+/** Lowercased ASCII letters and digits by code unit; 0 for every other ASCII character. */
+const SLUG_BYTE = Uint8Array.from(
+  { length: 128 },
+  (_, c) => isAlnum(c) ? (c >= 65 && c <= 90 ? c + 32 : c) : 0,
+);
+
+/** Output buffer of `slugify` (renders are synchronous; grown on demand). */
+let slugBuf = new Uint8Array(1024);
+const slugDecoder = new TextDecoder();
+
+function growSlugBuf(used: number, need: number): Uint8Array {
+  const b = new Uint8Array(Math.max(need, slugBuf.length * 2));
+  b.set(slugBuf.subarray(0, used));
+  return slugBuf = b;
+}
+
+/** `slugify`: ASCII letters/digits, everything else collapses to `-`. */
+export function slugify(s: string): string {
+  // Same result as the character loop below, in one pass over the code units into a byte
+  // buffer: a separator is written only when a kept character follows it (so edge separators
+  // vanish), and non-ASCII characters contribute their cached slug pieces.
+  const n = s.length;
+  let buf = slugBuf.length > n ? slugBuf : growSlugBuf(0, n + 1);
+  let o = 0;
+  let dash = false; // a separator seen since the last kept character
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128) {
+      const b = SLUG_BYTE[c];
+      if (b === 0) dash = true;
+      else {
+        if (dash) {
+          if (o !== 0) buf[o++] = 45;
+          dash = false;
+        }
+        buf[o++] = b;
+      }
+      continue;
+    }
+    let cp = c;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        cp = (c - 0xd800) * 0x400 + d - 0xdc00 + 0x10000;
+        i++;
+      }
+    }
+    const p = slugPiece(cp);
+    if (p.empty) continue;
+    const core = p.core;
+    if (core === "") {
+      dash = true;
+      continue;
+    }
+    // room for this piece, its separator and one byte per remaining code unit
+    const need = o + core.length + 1 + (n - i);
+    if (need > buf.length) buf = growSlugBuf(o, need);
+    if ((dash || p.lead) && o !== 0) buf[o++] = 45;
+    for (let k = 0; k < core.length; k++) buf[o++] = core.charCodeAt(k);
+    dash = p.trail;
+  }
+  return slugDecoder.decode(buf.subarray(0, o));
+}
 
 /** The character-by-character `slugify` of the slug crate (kept as the reference). */
 export function slugifyByChar(s: string): string {
