@@ -18,6 +18,7 @@ import { allowedMethods, registerSecurity, type SecurityOptions } from "./securi
 import { requestLog } from "./request_log.ts";
 import { type LiveOptions, registerLiveService } from "./live.ts";
 import { registerValidateRoutes } from "./rest/validate.ts";
+import { registerOpenApiRoutes } from "./openapi/http.ts";
 import type { SchemaFetcher } from "../schema/sources.ts";
 import { type AppRouteOptions, registerAppRoutes } from "../apps/http.ts";
 import { type McpOptions, registerMcpRoutes } from "../mcp/http.ts";
@@ -97,6 +98,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   registerBuildStreamRoute(app, engine);
   registerOutputRoutes(app, engine);
   registerValidateRoutes(app, engine, options.schemaFetcher);
+  registerOpenApiRoutes(app, info); // `/api/openapi.json`, `/api/docs`
   registerAppRoutes(app, engine, options.apps); // `/`, `/apps/*`, `/api/apps`: register last
 
   app.notFound((c) => {

@@ -1,0 +1,118 @@
+// Issue 18 point 6: the OpenAPI document describes every route the app registers, and nothing
+// else; it is served at /api/openapi.json and rendered offline at /api/docs. Real answers of the
+// described endpoints match their documented schemas (R1, R20, R30, R60, R61, OU20).
+import { Value } from "typebox/value";
+import { assert, assertEquals } from "../_assert.ts";
+import { GraphEngine } from "../../lib/engine.ts";
+import { MemoryWorkspace } from "../../lib/workspace/memory.ts";
+import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
+import { defaultPhases } from "../../lib/pipeline/phases.ts";
+import { createApp } from "../../lib/api/app.ts";
+import { ROUTES, UNDESCRIBED_ROUTES } from "../../lib/api/openapi/routes.ts";
+import { openApiPath } from "../../lib/api/openapi/document.ts";
+import { registeredRoutes } from "../../lib/api/openapi/registered.ts";
+
+function makeApp() {
+  const engine = new GraphEngine({
+    workspace: new MemoryWorkspace({
+      "assets/service.csv": "name,database\napi,orders\n",
+      "assets/database.csv": "name,engine\norders,postgres\n",
+    }),
+    createTemplates: createTemplateRenderer,
+    phases: defaultPhases,
+  });
+  // Every optional feature on, so every route is registered.
+  const app = createApp(engine, {
+    edition: "ee",
+    version: "9.9.9",
+    writes: true,
+    apiToken: "t",
+    mcp: { write: true },
+  });
+  return { engine, app };
+}
+
+const key = (method: string, route: string) => `${method} ${route}`;
+
+Deno.test("every registered route is described or listed as undescribed, and no entry is stale", () => {
+  const { app } = makeApp();
+  const registered = new Set(registeredRoutes(app).map((r) => key(r.method, r.route)));
+  const described = new Set(ROUTES.map((r) => key(r.method, r.route)));
+  const undescribed = new Set(UNDESCRIBED_ROUTES.map((r) => key(r.method, r.route)));
+  const missing = [...registered].filter((k) => !described.has(k) && !undescribed.has(k));
+  assertEquals(missing, [], "routes missing from lib/api/openapi/routes.ts");
+  const stale = [...described, ...undescribed].filter((k) => !registered.has(k));
+  assertEquals(stale, [], "entries of lib/api/openapi/routes.ts with no registered route");
+  const both = [...described].filter((k) => undescribed.has(k));
+  assertEquals(both, [], "described and listed as undescribed");
+});
+
+Deno.test("GET /api/openapi.json: an OpenAPI 3.1 document with every described operation", async () => {
+  const { app } = makeApp();
+  const res = await app.fetch(new Request("http://x/api/openapi.json"));
+  assertEquals(res.status, 200);
+  assert(res.headers.get("content-type")?.startsWith("application/json"));
+  const doc = await res.json();
+  assertEquals(doc.openapi, "3.1.0");
+  assertEquals(doc.info.version, "9.9.9");
+  const ids = new Set<string>();
+  for (const route of ROUTES) {
+    const path = route.path ?? openApiPath(route.route);
+    const op = doc.paths[path]?.[route.method.toLowerCase()];
+    assert(op, `${route.method} ${path} is not in the document`);
+    assert(!ids.has(op.operationId), `duplicate operationId ${op.operationId}`);
+    ids.add(op.operationId);
+    assert(Object.keys(op.responses).length > 0, `${route.method} ${path} has no response`);
+    // Every {param} of the path is declared as a path parameter.
+    for (const m of path.matchAll(/\{(\w+)\}/g)) {
+      assert(
+        op.parameters.some((p: { in: string; name: string }) => p.in === "path" && p.name === m[1]),
+        `${path}: path parameter ${m[1]} is not declared`,
+      );
+    }
+  }
+  assertEquals(doc.paths["/api/mutations/{asset}/{name}"].put.security, [{}, { apiToken: [] }]);
+  assertEquals(doc.paths["/api/webhook/reload"].post.security, [{ apiToken: [] }]);
+});
+
+Deno.test("GET /api/docs renders the document with the embedded Swagger UI, no other origin", async () => {
+  const { app } = makeApp();
+  const page = await app.fetch(new Request("http://x/api/docs"));
+  assertEquals(page.status, 200);
+  const csp = page.headers.get("content-security-policy") ?? "";
+  assert(csp.includes("script-src 'self'") && !csp.includes("unsafe-eval"), csp);
+  const html = await page.text();
+  assert(!/https?:\/\//.test(html), "the page loads nothing from another origin");
+  const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+  assertEquals(urls.length, 3, html);
+  for (const url of urls) {
+    const res = await app.fetch(new Request(`http://x${url}`));
+    assertEquals(res.status, 200, url);
+    const body = await res.text();
+    assert(body.length > 100, url);
+    if (url.endsWith("init.js")) assert(body.includes("/api/openapi.json"));
+  }
+  const missing = await app.fetch(new Request("http://x/api/docs/assets/index.html"));
+  assertEquals(missing.status, 404);
+  await missing.body?.cancel();
+});
+
+Deno.test("answers of described endpoints match their documented schemas", async () => {
+  const { app, engine } = makeApp();
+  await engine.rebuild();
+  const checked: string[] = [];
+  for (const route of ROUTES) {
+    if (route.method !== "GET" || route.route.includes(":") || route.route.includes("*")) continue;
+    const schema = route.responses[200]?.schema;
+    if (!schema || route.parameters?.some((p) => p.required)) continue;
+    const res = await app.fetch(new Request(`http://x${route.route}`));
+    assertEquals(res.status, 200, route.route);
+    const body = await res.json();
+    const errors = [...Value.Errors(schema, body)].map((e) => `${e.instancePath} ${e.message}`);
+    assertEquals(errors, [], `${route.route}: ${JSON.stringify(body).slice(0, 300)}`);
+    checked.push(route.route);
+  }
+  for (const path of ["/api/features", "/api/engine-info", "/api/module-params", "/healthz"]) {
+    assert(checked.includes(path), `${path} was not checked`);
+  }
+});
