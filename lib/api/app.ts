@@ -22,6 +22,8 @@ import { registerOpenApiRoutes } from "./openapi/http.ts";
 import type { SchemaFetcher } from "../schema/sources.ts";
 import { type AppRouteOptions, registerAppRoutes } from "../apps/http.ts";
 import { type McpOptions, registerMcpRoutes } from "../mcp/http.ts";
+import { registerResourceRoutes } from "./rest/resource.ts";
+import { explorerPage, registerExplorerRoutes } from "../explorer/http.ts";
 
 /** Largest accepted request body for REST endpoints (reference R93). */
 export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
@@ -98,8 +100,10 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   registerBuildStreamRoute(app, engine);
   registerOutputRoutes(app, engine);
   registerValidateRoutes(app, engine, options.schemaFetcher);
+  registerResourceRoutes(app, engine, options.generationWaitMs); // explorer reads, `/api/search`
   registerOpenApiRoutes(app, info); // `/api/openapi.json`, `/api/docs`
-  registerAppRoutes(app, engine, options.apps); // `/`, `/apps/*`, `/api/apps`: register last
+  registerExplorerRoutes(app); // `/explorer`: also the page at `/` when no app is mounted there
+  registerAppRoutes(app, engine, { rootPage: explorerPage, ...options.apps }); // register last
 
   app.notFound((c) => {
     const path = c.req.path;

@@ -40,6 +40,8 @@ export interface AppRouteOptions {
   unixFetch?: UnixFetch;
   /** Warning sink (default: console). */
   warn?: (text: string) => void;
+  /** The page at `/` when no app is mounted there (default: a page linking every app). */
+  rootPage?: (apps: readonly { id: string; name: string }[]) => Response;
 }
 
 /**
@@ -128,7 +130,8 @@ export function registerAppRoutes(
       const res = await serve(c, set, root, "/");
       if (res.status !== 404) return res;
     }
-    return html(rootPage(set.apps.map((a) => a.source)), appHeaders);
+    const apps = set.apps.map((a) => a.source);
+    return options.rootPage ? options.rootPage(apps) : html(rootPage(apps), appHeaders);
   });
   // The data directory's app is also mounted at `/` (AP2): paths no other route answers.
   app.all("*", async (c) => {

@@ -1,0 +1,113 @@
+// The explorer shell: hash routes (deep links), live build status, keyboard shortcuts.
+import { get } from "./api.js";
+import { h, link, notice, render } from "./dom.js";
+import { overview } from "./overview.js";
+import { findView, tableView } from "./find.js";
+import { resourceView } from "./resource.js";
+
+const main = document.getElementById("main");
+const buildEl = document.getElementById("build");
+const state = { generation: -1, features: [] };
+
+/** Parses the hash: "#/r/host/web-1?x=1" → { parts: ["r","host","web-1"], query }. */
+function route() {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [path, qs] = hash.split("?", 2);
+  const parts = path ? path.split("/").map(decodeURIComponent) : [];
+  return { parts, query: new URLSearchParams(qs || "") };
+}
+
+/** Changes the URL state of the current view without a new history entry. */
+export function replaceQuery(query) {
+  const { parts } = route();
+  const url = link(...parts, query);
+  history.replaceState(null, "", url);
+}
+
+let renderId = 0;
+
+async function show() {
+  const id = ++renderId;
+  const { parts, query } = route();
+  const ctx = { query, state, stale: () => id !== renderId, rerender: show };
+  document.body.dataset.view = parts[0] || "overview";
+  main.setAttribute("aria-busy", "true");
+  try {
+    let view;
+    if (parts[0] === "find") view = await findView(ctx);
+    else if (parts[0] === "type" && parts[1]) view = await tableView(ctx, parts[1]);
+    else if (parts[0] === "r" && parts.length >= 3) {
+      view = await resourceView(ctx, parts[1], parts.slice(2).join("/"));
+    } else if (parts[0] === "graph" && parts.length >= 3) {
+      const { graphView } = await import("./graph.js");
+      view = await graphView(ctx, parts[1], parts.slice(2).join("/"));
+    } else view = await overview(ctx);
+    if (ctx.stale()) return;
+    render(main, view);
+    document.title = `${main.querySelector("h1")?.textContent || "explorer"} · graphsvc`;
+  } catch (e) {
+    if (ctx.stale()) return;
+    render(main, h("h1", {}, "Not available"), notice("error", e.message || String(e)));
+  } finally {
+    if (!ctx.stale()) main.removeAttribute("aria-busy");
+  }
+}
+
+function setBuild(kind, label, title) {
+  buildEl.className = `build ${kind}`;
+  buildEl.dataset.status = kind;
+  buildEl.textContent = label;
+  buildEl.title = title || label;
+}
+
+async function refreshStatus() {
+  const info = await get("/api/engine-info");
+  const last = info.last_build;
+  const status = info.building ? "building" : last?.status || "ok";
+  const err = last?.error ? `: ${last.error}` : "";
+  setBuild(status, `${status} · gen ${info.generation}`, `${status}${err}`);
+  const changed = state.generation !== -1 && info.generation !== state.generation;
+  state.generation = info.generation;
+  // A new graph was published: show the current view again (edits from elsewhere appear).
+  if (changed && !document.activeElement?.closest("form.edit")) show();
+}
+
+function watchBuilds() {
+  const events = new EventSource("/api/build/stream");
+  events.onmessage = (ev) => {
+    if (ev.data === "BUILD_COMPLETE" || ev.data.startsWith("BUILD_FAILED")) {
+      refreshStatus().catch(() => {});
+    } else setBuild("building", "building…", ev.data);
+  };
+  events.onerror = () => setBuild("offline", "reconnecting…");
+}
+
+document.getElementById("search").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const q = document.getElementById("q").value.trim();
+  location.hash = link("find", { q });
+});
+
+document.addEventListener("keydown", (ev) => {
+  const t = ev.target;
+  const typing = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement ||
+    t instanceof HTMLSelectElement;
+  if (ev.key === "/" && !typing) {
+    ev.preventDefault();
+    document.getElementById("q").focus();
+  } else if (ev.key === "Escape" && typing) t.blur();
+  else if (ev.key === "g" && !typing) location.hash = "#/";
+});
+
+addEventListener("hashchange", () => {
+  show().then(() => main.focus({ preventScroll: true }));
+});
+
+async function start() {
+  state.features = await get("/api/features").catch(() => []);
+  await refreshStatus().catch(() => setBuild("offline", "unreachable"));
+  watchBuilds();
+  await show();
+}
+
+start();
