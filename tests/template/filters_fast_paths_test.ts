@@ -123,3 +123,11 @@ Deno.test("slugify: long inputs whose transliterations are longer than the text 
     assertEquals(slugify(s), slugifyByChar(s));
   }
 });
+
+Deno.test("urlencode / slugify: inputs larger than the kept scratch buffer, then small ones", () => {
+  const big = "日a/ ".repeat(60_000);
+  assertEquals(textFilters.urlencode(big, {}), "%E6%97%A5a/%20".repeat(60_000));
+  assertEquals(slugify("ß".repeat(600_000)), "ss".repeat(600_000));
+  assertEquals(textFilters.urlencode_strict("a b", {}), "a%20b");
+  assertEquals(slugify("Hello World"), "hello-world");
+});

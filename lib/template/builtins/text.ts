@@ -25,52 +25,73 @@ function trimEndMatches(s: string, pat: string): string {
   return s;
 }
 
-const HEX = Array.from(
-  { length: 256 },
-  (_, b) => "%" + b.toString(16).toUpperCase().padStart(2, "0"),
-);
+/** A scratch byte buffer for the filters that build ASCII output (renders are synchronous). */
+let scratch = new Uint8Array(4096);
+/** Larger buffers are not kept between calls. */
+const SCRATCH_MAX = 1 << 20;
 
-/** Percent-encodes the UTF-8 bytes of `s` except the ASCII bytes `keep` marks (1). */
+/** A buffer of at least `n` bytes holding the first `used` bytes of `old` (default: none). */
+function scratchFor(n: number, old?: Uint8Array, used = 0): Uint8Array {
+  if (n <= scratch.length && old === undefined) return scratch;
+  const b = new Uint8Array(Math.max(n, 2 * (old ?? scratch).length));
+  if (old !== undefined) b.set(old.subarray(0, used));
+  if (b.length <= SCRATCH_MAX) scratch = b;
+  return b;
+}
+
+const asciiDecoder = new TextDecoder();
+const HEX_DIGITS = new TextEncoder().encode("0123456789ABCDEF");
+
+function pct(b: Uint8Array, o: number, byte: number): void {
+  b[o] = 37;
+  b[o + 1] = HEX_DIGITS[byte >> 4];
+  b[o + 2] = HEX_DIGITS[byte & 15];
+}
+
+/**
+ * Percent-encodes the UTF-8 bytes of `s` except the ASCII bytes `keep` marks (1), in one pass
+ * into a byte buffer; a lone surrogate is encoded as U+FFFD, like Rust's lossy text.
+ */
 function percentEncode(s: string, keep: Uint8Array): string {
-  let out = "";
-  let last = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 128 && keep[c] === 1) continue;
-    if (i > last) out += s.slice(last, i);
-    if (c < 128) out += HEX[c];
-    else {
-      const next = c >= 0xd800 && c <= 0xdbff && i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
-      const pair = next >= 0xdc00 && next <= 0xdfff;
-      const bytes = utf8.encode(s.slice(i, pair ? i + 2 : i + 1));
-      for (const b of bytes) out += HEX[b];
-      if (pair) i++;
+  const n = s.length;
+  const b = scratchFor(n * 9);
+  let o = 0;
+  for (let i = 0; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 128) {
+      if (keep[c] === 1) b[o++] = c;
+      else {
+        pct(b, o, c);
+        o += 3;
+      }
+    } else if (c < 0x800) {
+      pct(b, o, 0xc0 | (c >> 6));
+      pct(b, o + 3, 0x80 | (c & 63));
+      o += 6;
+    } else if (c < 0xd800 || c > 0xdfff) {
+      pct(b, o, 0xe0 | (c >> 12));
+      pct(b, o + 3, 0x80 | ((c >> 6) & 63));
+      pct(b, o + 6, 0x80 | (c & 63));
+      o += 9;
+    } else {
+      const d = c <= 0xdbff && i + 1 < n ? s.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = (c - 0xd800) * 0x400 + d - 0xdc00 + 0x10000;
+        i++;
+        pct(b, o, 0xf0 | (c >> 18));
+        pct(b, o + 3, 0x80 | ((c >> 12) & 63));
+        pct(b, o + 6, 0x80 | ((c >> 6) & 63));
+        pct(b, o + 9, 0x80 | (c & 63));
+        o += 12;
+      } else {
+        pct(b, o, 0xef);
+        pct(b, o + 3, 0xbf);
+        pct(b, o + 6, 0xbd);
+        o += 9;
+      }
     }
-    last = i + 1;
   }
-  return last === 0 ? s : out + s.slice(last);
-}
-
-const utf8 = new TextEncoder();
-
-// encodeURIComponent keeps A-Z a-z 0-9 and `-_.!~*'()`; Tera's `urlencode` also keeps `/` and
-// `%` but encodes `!*'()`, `urlencode_strict` keeps only letters and digits.
-const URL_FIXUPS = /%2F|%25|[!*'()]/g;
-const STRICT_FIXUPS = /[-_.!~*'()]/g;
-
-function fixup(m: string): string {
-  return m === "%2F" ? "/" : m === "%25" ? "%" : HEX[m.charCodeAt(0)];
-}
-
-/** Percent-encoding through the native encoder, adjusted to Tera's sets of kept characters. */
-function urlencode(s: string, fixups: RegExp, keep: Uint8Array): string {
-  let e: string;
-  try {
-    e = encodeURIComponent(s);
-  } catch {
-    return percentEncode(s, keep); // a lone surrogate: encoded as U+FFFD, like Rust's lossy text
-  }
-  return e.replace(fixups, fixup);
+  return asciiDecoder.decode(b.subarray(0, o));
 }
 
 function keepTable(keep: (c: number) => boolean): Uint8Array {
@@ -193,23 +214,13 @@ const SLUG_BYTE = Uint8Array.from(
   (_, c) => isAlnum(c) ? (c >= 65 && c <= 90 ? c + 32 : c) : 0,
 );
 
-/** Output buffer of `slugify` (renders are synchronous; grown on demand). */
-let slugBuf = new Uint8Array(1024);
-const slugDecoder = new TextDecoder();
-
-function growSlugBuf(used: number, need: number): Uint8Array {
-  const b = new Uint8Array(Math.max(need, slugBuf.length * 2));
-  b.set(slugBuf.subarray(0, used));
-  return slugBuf = b;
-}
-
 /** `slugify`: ASCII letters/digits, everything else collapses to `-`. */
 export function slugify(s: string): string {
   // Same result as the character loop below, in one pass over the code units into a byte
   // buffer: a separator is written only when a kept character follows it (so edge separators
   // vanish), and non-ASCII characters contribute their cached slug pieces.
   const n = s.length;
-  let buf = slugBuf.length > n ? slugBuf : growSlugBuf(0, n + 1);
+  let buf = scratchFor(n + 1);
   let o = 0;
   let dash = false; // a separator seen since the last kept character
   for (let i = 0; i < n; i++) {
@@ -243,12 +254,12 @@ export function slugify(s: string): string {
     }
     // room for this piece, its separator and one byte per remaining code unit
     const need = o + core.length + 1 + (n - i);
-    if (need > buf.length) buf = growSlugBuf(o, need);
+    if (need > buf.length) buf = scratchFor(need, buf, o);
     if ((dash || p.lead) && o !== 0) buf[o++] = 45;
     for (let k = 0; k < core.length; k++) buf[o++] = core.charCodeAt(k);
     dash = p.trail;
   }
-  return slugDecoder.decode(buf.subarray(0, o));
+  return asciiDecoder.decode(buf.subarray(0, o));
 }
 
 /** The character-by-character `slugify` of the slug crate (kept as the reference). */
@@ -380,8 +391,8 @@ export const textFilters: FilterTable = {
     strValue("linebreaksbr", v).replaceAll("\r\n", "<br>").replaceAll("\n", "<br>"),
   striptags: (v) => strValue("striptags", v).replace(/<!--[^]*?-->|<[^>]*>/g, ""),
   spaceless: (v) => strValue("spaceless", v).replace(/>\s+</gu, "><"),
-  urlencode: (v) => urlencode(strValue("urlencode", v), URL_FIXUPS, URL_KEEP),
-  urlencode_strict: (v) => urlencode(strValue("urlencode_strict", v), STRICT_FIXUPS, STRICT_KEEP),
+  urlencode: (v) => percentEncode(strValue("urlencode", v), URL_KEEP),
+  urlencode_strict: (v) => percentEncode(strValue("urlencode_strict", v), STRICT_KEEP),
   escape: (v) => escapeHtml(strValue("escape", v)),
   escape_xml: (v) => escapeChars(strValue("escape_xml", v), XML_ENTITIES),
   slugify: (v) => slugify(strValue("slugify", v)),
