@@ -13,9 +13,12 @@
  * - (c) 8 concurrent writers, a fixed number of writes each → acknowledged writes per second,
  *   and the time until the last of them is visible.
  *
- * Usage: deno run -A bench/write_bench.ts [sizes…] [--samples=N] [--writes-per-writer=N]
- * (defaults: 1000 10000 100000, 50 samples, 25 writes per writer, 5 at 100k). Prints a markdown
- * table. The machine's load average is printed too: builds and writes share the CPU with it.
+ * Usage: deno run -A --v8-flags=--expose-gc bench/write_bench.ts [sizes…] [--samples=N]
+ * [--writes-per-writer=N] [--incremental=off] (defaults: 1000 10000 100000, 50 samples, 25 writes
+ * per writer, 5 at 100k; `--incremental=off` makes every rebuild a full one, for comparison).
+ * Prints a markdown table; "one-row change → visible vs cold build" is the write→visible time
+ * (Min-Generation) divided by the cold full build of the same run (issue 15: goal ≤ 0.1×). The
+ * machine's load average is printed too: builds and writes share the CPU with it.
  *
  * @module
  */
@@ -40,6 +43,7 @@ const WRITERS = 8;
 /** Writes per concurrent writer: 25, fewer for big workspaces (each write rewrites the file). */
 const writesPerWriter = (size: number) =>
   Number(flags.get("writes-per-writer") ?? Math.min(25, Math.max(5, Math.round(500_000 / size))));
+const INCREMENTAL = flags.get("incremental") !== "off";
 const POLL_MS = 20;
 const VISIBLE_TIMEOUT_MS = 120_000;
 
@@ -110,6 +114,7 @@ async function benchSize(size: number): Promise<Result> {
       workspace: new DenoFsWorkspace(dir),
       createTemplates: createTemplateRenderer,
       phases: defaultPhases,
+      incremental: INCREMENTAL,
     });
     const t0 = performance.now();
     const snapshot = await engine.rebuild();
@@ -205,25 +210,32 @@ async function warmUp(): Promise<void> {
 await warmUp();
 const load = (await Deno.readTextFile("/proc/loadavg").catch(() => "? ? ?")).split(" ");
 console.log(
-  `## live writes (in-process app, DenoFsWorkspace; ${SAMPLES} samples per latency, ` +
+  `## live writes (in-process app, DenoFsWorkspace; incremental builds ${
+    INCREMENTAL ? "on" : "off"
+  }; ${SAMPLES} samples per latency, ` +
     `${WRITERS} concurrent writers; load average ${load[0]} ${load[1]} ${load[2]} on ` +
     `${navigator.hardwareConcurrency} cores)\n`,
 );
 console.log(
   "| resources | cold build ms | write ack p50 ms | write→visible p50 / p95 ms (Min-Generation) | " +
+    "one-row change → visible vs cold build, p50 / p95 | " +
     "write→visible p50 / p95 ms (poll 20 ms) | acked writes/s (8 writers) | last of them visible after ms |",
 );
-console.log("| --- | --- | --- | --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+const ratio = (n: number, of: number) => `${(n / of).toFixed(2)}×`;
 for (const size of sizes) {
   try {
     const r = await benchSize(size);
     console.log(
       `| ${r.resources} | ${ms(r.coldBuildMs)} | ${ms(r.ackP50)} | ` +
         `${ms(percentile(r.withHeader, 50))} / ${ms(percentile(r.withHeader, 95))} | ` +
+        `${ratio(percentile(r.withHeader, 50), r.coldBuildMs)} / ${
+          ratio(percentile(r.withHeader, 95), r.coldBuildMs)
+        } | ` +
         `${ms(percentile(r.polling, 50))} / ${ms(percentile(r.polling, 95))} | ` +
         `${r.writesPerSecond.toFixed(1)} (${r.concurrentWrites} writes) | ${ms(r.allVisibleMs)} |`,
     );
   } catch (e) {
-    console.log(`| ${size} | failed: ${e instanceof Error ? e.message : String(e)} | | | | | |`);
+    console.log(`| ${size} | failed: ${e instanceof Error ? e.message : String(e)} | | | | | | |`);
   }
 }

@@ -11,13 +11,8 @@ import type { Workspace } from "./workspace/workspace.ts";
 import { type LayerSource, loadSourceSet } from "./workspace/sources.ts";
 import { emptyManifest, type ModuleManifest } from "./workspace/manifest.ts";
 import type { Artifact, TemplateRenderer } from "./pipeline/context.ts";
-import {
-  type AssetTableInfo,
-  buildGraphSliced,
-  type BuildOutcome,
-  type BuildStats,
-  type RulePhases,
-} from "./pipeline/build.ts";
+import type { AssetTableInfo, BuildOutcome, BuildStats, RulePhases } from "./pipeline/build.ts";
+import { IncrementalBuilder } from "./pipeline/incremental/builder.ts";
 import { type BuildIssue, formatIssue } from "./pipeline/issues.ts";
 import { describeError } from "./pipeline/errors.ts";
 
@@ -77,6 +72,13 @@ export interface RebuildRequest {
    * directory). If it throws, that build fails with its message and the last graph stays live.
    */
   before?: (log: BuildLog) => Promise<void>;
+  /**
+   * Data-directory paths the requester changed (e.g. `assets/host.csv` after a write). When every
+   * request a build serves names its paths, the build may be incremental (`pipeline/incremental/`:
+   * the files' contents still decide what is rebuilt); a request without them means an unknown
+   * change and a full build.
+   */
+  changed?: readonly string[];
 }
 
 /** Options of {@link GraphEngine}. */
@@ -100,6 +102,11 @@ export interface GraphEngineOptions {
    * (generators, GN4). If it throws, that build fails and the last graph stays live.
    */
   prepare?: (log: BuildLog) => Promise<void>;
+  /**
+   * Build incrementally where that provably gives the full build's result (default true;
+   * `pipeline/incremental/`). False makes every build a full one.
+   */
+  incremental?: boolean;
 }
 
 /**
@@ -161,6 +168,9 @@ export class GraphEngine {
   #params: Record<string, JsonValue>;
   #currentLog: string[] = [];
   #lastFinal: string | undefined;
+  readonly #builder = new IncrementalBuilder();
+  /** Whether a request served by the next build did not say what it changed. */
+  #unknownChange = false;
 
   /** Creates an engine; nothing is built until a rebuild is requested. @param options workspace, modules, parameters and pipeline hooks */
   constructor(options: GraphEngineOptions) {
@@ -240,6 +250,7 @@ export class GraphEngine {
    */
   requestRebuild(request: RebuildRequest = {}): number {
     if (request.before) this.#beforeNextBuild.push(request.before);
+    if (!request.changed) this.#unknownChange = true;
     if (this.#running) {
       if (!this.#queued) {
         this.#queued = true;
@@ -318,6 +329,8 @@ export class GraphEngine {
     const startedAt = new Date().toISOString();
     this.#emit({ kind: "start", generation });
     const before = this.#beforeNextBuild.splice(0);
+    const unknown = this.#unknownChange;
+    this.#unknownChange = false;
     const line = (level: "debug" | "info" | "warn" | "error", text: string) => {
       for (const part of text.split("\n")) {
         this.#emit({ kind: "line", generation, level, text: part });
@@ -335,14 +348,17 @@ export class GraphEngine {
       );
       const sources = await loadSourceSet(this.#options.workspace, this.#options.modules ?? []);
       // Sliced: readers keep being answered from the current snapshot while this builds.
-      const result = await buildGraphSliced(sources, {
+      // Incremental where provably equal to a full build; the published graph is never mutated.
+      const build = await this.#builder.buildSliced(sources, {
         params: this.#params,
         maxLoop: this.#options.maxLoop,
         removeOrphanedAssets: this.#options.removeOrphanedAssets,
         createTemplates: this.#options.createTemplates,
         phases: this.#options.phases,
         log: line,
-      });
+      }, { unknown: unknown || this.#options.incremental === false });
+      const result = build.result;
+      line("debug", `build ${generation}: ${build.mode} build (${build.reason})`);
       const finishedAt = new Date().toISOString();
       const errors = result.issues.filter((i) => i.severity === "error");
       const published = result.outcome !== "failed";

@@ -18,7 +18,7 @@ import {
 import { filesIn, layersInOrder, type SourceFile, type SourceSet } from "../workspace/sources.ts";
 import type { Artifact, PhaseContext, PipelineOptions, TemplateRenderer } from "./context.ts";
 import { type BuildIssue, formatIssue, IssueCollector } from "./issues.ts";
-import { assetPhaseSteps } from "./assets.ts";
+import { assetPhaseSteps, type LoadedAsset } from "./assets.ts";
 import { autoLinkSteps, type RetypeRule } from "./linking.ts";
 import { resolveParams } from "./params.ts";
 import { readJsonInput } from "./inputs.ts";
@@ -163,8 +163,28 @@ export function buildGraphSliced(
   return runStepsSliced(buildSteps(sources, options), options);
 }
 
-/** The pipeline as {@link Steps}: what both {@link buildGraph} and {@link buildGraphSliced} run. */
-export function* buildSteps(sources: SourceSet, options: BuildOptions): Steps<BuildResult> {
+/**
+ * Replacements of pipeline parts, for incremental builds (`incremental/`): whatever they do must
+ * leave the build in the state the part it replaces would have left it in.
+ */
+export interface BuildHooks {
+  /** Runs instead of the asset phase: creates the asset resources and reports its issues. */
+  assetPhase?: (ctx: PhaseContext) => Steps<LoadedAsset[]>;
+}
+
+/**
+ * The pipeline as {@link Steps}: what both {@link buildGraph} and {@link buildGraphSliced} run.
+ *
+ * @example
+ * ```ts ignore
+ * const result = runSteps(buildSteps(sources, { createTemplates }));
+ * ```
+ */
+export function* buildSteps(
+  sources: SourceSet,
+  options: BuildOptions,
+  hooks: BuildHooks = {},
+): Steps<BuildResult> {
   const log = options.log ?? (() => {});
   const issues = new IssueCollector((issue) => {
     const level = issue.severity === "error"
@@ -238,7 +258,7 @@ export function* buildSteps(sources: SourceSet, options: BuildOptions): Steps<Bu
 
   let assets: AssetTableInfo[] = [];
   yield* guarded("assets", function* () {
-    assets = (yield* assetPhaseSteps(ctx)).map((asset) => ({
+    assets = (yield* (hooks.assetPhase ?? assetPhaseSteps)(ctx)).map((asset) => ({
       type: asset.type,
       file: asset.file.relPath.slice("assets/".length),
       header: asset.csv.header,

@@ -1,0 +1,260 @@
+/**
+ * The asset phase replayed from the previous build: resources of unchanged asset files are copied
+ * from the previous graph (a new graph: the published one is never touched), the rows of changed
+ * files are taken from the previous graph where their text did not change and converted afresh
+ * where it did. Only valid in the situations {@link planAssetReplay} accepts (see there); the
+ * rest of the pipeline (auto-linking, rule phases) runs as in a full build over the result.
+ *
+ * @module
+ */
+import type { Graph, Properties, Resource } from "../../graph/graph.ts";
+import { parseCsv } from "../../formats/csv.ts";
+import { ParseError } from "../../formats/errors.ts";
+import { filesIn, type SourceFile, type SourceSet } from "../../workspace/sources.ts";
+import { assetType, baseName, keyColumnIndex, type LoadedAsset } from "../assets.ts";
+import { splitNames } from "../linking.ts";
+import type { PhaseContext } from "../context.ts";
+import type { BuildResult } from "../build.ts";
+import type { Steps } from "../slicing.ts";
+import { middleRows, rowDelta } from "./text_delta.ts";
+
+/** One row of a changed file as the replay loads it. */
+interface BlockRow {
+  name: string;
+  properties: Properties;
+}
+
+/** What the replay of a changed file loads instead of the previous resources of its type. */
+export interface ChangedBlock {
+  /** Resource type of the file. */
+  type: string;
+  /** Rows in file order. */
+  rows: BlockRow[];
+}
+
+/** A replay ready to run, or why the change needs a full build. */
+export type AssetReplayPlan =
+  | { ok: true; blocks: Map<string, ChangedBlock>; freshRows: number }
+  | { ok: false; reason: string };
+
+/**
+ * Checks that the asset phase of a build of `sources` can be replayed from `prev` (built from
+ * `prevSources`) when exactly the data-directory asset CSVs `changed` differ, and prepares the
+ * rows of those files. Accepted only when, for every changed file: it existed before and exists
+ * now, has no manifest declaration (no typed columns, key template or row filter), its type is
+ * the type of no other asset file, its previous version loaded without any issue, the new version
+ * parses cleanly with the same header, every row has a non-empty key no other row has, and the
+ * file has rows before and after (so the set of types stays the same).
+ *
+ * @example
+ * ```ts ignore
+ * const plan = planAssetReplay(prev, prevSources, sources, changed);
+ * if (!plan.ok) console.log(plan.reason);
+ * ```
+ */
+export function planAssetReplay(
+  prev: BuildResult,
+  prevSources: SourceSet,
+  sources: SourceSet,
+  changed: readonly string[],
+): AssetReplayPlan {
+  const types = new Map<string, number>();
+  for (const a of prev.assets) types.set(a.type, (types.get(a.type) ?? 0) + 1);
+  const assetTypes = new Set(types.keys());
+  const blocks = new Map<string, ChangedBlock>();
+  let freshRows = 0;
+  for (const relPath of changed) {
+    const file = relPath.slice("assets/".length);
+    const loaded = prev.assets.find((a) => a.file === file);
+    if (!loaded) return { ok: false, reason: `${relPath} did not load in the previous build` };
+    if (loaded.declaration || prev.manifest.assets.has(baseName(relPath))) {
+      return { ok: false, reason: `${relPath} has a manifest declaration` };
+    }
+    const type = loaded.type;
+    if (type !== assetType(relPath) || types.get(type) !== 1) {
+      return { ok: false, reason: `type '${type}' of ${relPath} is shared` };
+    }
+    if (prev.issues.some((i) => i.file === relPath)) {
+      return { ok: false, reason: `${relPath} had issues in the previous build` };
+    }
+    const oldText = prevSources.data.files.get(relPath);
+    const newText = sources.data.files.get(relPath);
+    if (oldText === undefined || newText === undefined) {
+      return { ok: false, reason: `${relPath} was added or removed` };
+    }
+    const previous = prev.graph.resourcesOf(type);
+    const block = changedBlock(
+      relPath,
+      type,
+      loaded.header,
+      assetTypes,
+      prev.graph,
+      previous,
+      oldText,
+      newText,
+    );
+    if (typeof block === "string") return { ok: false, reason: block };
+    if (block.block.rows.length === 0 || previous.length === 0) {
+      return { ok: false, reason: `${relPath} has no rows before or after the change` };
+    }
+    blocks.set(type, block.block);
+    freshRows += block.fresh;
+  }
+  return { ok: true, blocks, freshRows };
+}
+
+/** The rows of a changed file, or why it cannot be replayed. */
+function changedBlock(
+  relPath: string,
+  type: string,
+  header: readonly string[],
+  assetTypes: ReadonlySet<string>,
+  prevGraph: Graph,
+  previous: readonly Resource[],
+  oldText: string,
+  newText: string,
+): { block: ChangedBlock; fresh: number } | string {
+  const keyIndex = keyColumnIndex(header);
+  const delta = rowDelta(oldText, newText);
+  if (delta) {
+    // Rows before and after the change are the previous resources, in order.
+    const oldMiddle = parseRows(delta.headerLine + "\n" + delta.oldMiddle, relPath);
+    const newMiddle = parseRows(delta.headerLine + "\n" + delta.newMiddle, relPath);
+    if (typeof oldMiddle === "string") return oldMiddle;
+    if (typeof newMiddle === "string") return newMiddle;
+    if (
+      oldMiddle.rows.length !== middleRows(delta.oldMiddle) ||
+      newMiddle.rows.length !== middleRows(delta.newMiddle) ||
+      delta.prefixRows + oldMiddle.rows.length + delta.suffixRows !== previous.length
+    ) {
+      return `${relPath}: rows do not line up with the previous resources`;
+    }
+    const replaced = new Set(oldMiddle.rows.map((cells) => cells[keyIndex].trim()));
+    const rows: BlockRow[] = [];
+    for (let i = 0; i < delta.prefixRows; i++) rows.push(previous[i]);
+    const seen = new Set<string>();
+    for (const cells of newMiddle.rows) {
+      const row = rowOf(cells, header, keyIndex, type, assetTypes);
+      // A new key must be unique: not twice in the middle, not one of the kept rows.
+      if (row.name === "" || seen.has(row.name)) return `${relPath}: empty or repeated key`;
+      if (!replaced.has(row.name) && prevGraph.getResource(type, row.name)) {
+        return `${relPath}: key '${row.name}' repeats a kept row`;
+      }
+      seen.add(row.name);
+      rows.push(row);
+    }
+    for (let i = previous.length - delta.suffixRows; i < previous.length; i++) {
+      rows.push(previous[i]);
+    }
+    return { block: { type, rows }, fresh: newMiddle.rows.length };
+  }
+  const doc = parseRows(newText, relPath);
+  if (typeof doc === "string") return doc;
+  if (doc.header.join("\u0000") !== header.join("\u0000")) return `${relPath}: header changed`;
+  const seen = new Set<string>();
+  const rows: BlockRow[] = [];
+  for (const cells of doc.rows) {
+    const row = rowOf(cells, header, keyIndex, type, assetTypes);
+    if (row.name === "" || seen.has(row.name)) return `${relPath}: empty or repeated key`;
+    seen.add(row.name);
+    rows.push(row);
+  }
+  return { block: { type, rows }, fresh: rows.length };
+}
+
+/** Cells of every row of a clean CSV text, or why it is not clean. */
+function parseRows(text: string, relPath: string): { header: string[]; rows: string[][] } | string {
+  try {
+    const doc = parseCsv(text, relPath);
+    if (doc.errors.length > 0) return `${relPath}: ${doc.errors[0].reason}`;
+    return { header: doc.header, rows: doc.rows.map((r) => r.cells) };
+  } catch (e) {
+    if (e instanceof ParseError) return `${relPath}: ${e.reason}`;
+    throw e;
+  }
+}
+
+/**
+ * A row of an asset file without declaration, converted as the asset phase does (A15–A18):
+ * `_` columns stripped, relation columns (named after another asset type) split into names.
+ */
+function rowOf(
+  cells: readonly string[],
+  header: readonly string[],
+  keyIndex: number,
+  type: string,
+  assetTypes: ReadonlySet<string>,
+): BlockRow {
+  const properties: Properties = {};
+  for (let i = 0; i < header.length; i++) {
+    const column = header[i];
+    if (column.startsWith("_")) continue;
+    const cell = cells[i];
+    if (assetTypes.has(column) && column !== type) {
+      const names = splitNames(cell);
+      properties[column] = names.length > 1 ? names : cell.trim();
+    } else {
+      properties[column] = cell;
+    }
+  }
+  return { name: cells[keyIndex].trim(), properties };
+}
+
+/** Resources copied between two pause points. */
+const RESOURCES_PER_STEP = 64;
+
+/**
+ * The asset phase of a replay: re-reports the previous asset-phase issues (all of unchanged
+ * files), then creates the resources in the order a full build creates them — the previous
+ * graph's order, with the rows of each changed file in place of the previous resources of its
+ * type.
+ */
+export function* replayAssetSteps(
+  ctx: PhaseContext,
+  prev: BuildResult,
+  blocks: ReadonlyMap<string, ChangedBlock>,
+): Steps<LoadedAsset[]> {
+  for (const issue of prev.issues) if (issue.phase === "assets") ctx.issues.report(issue);
+  const graph = ctx.graph;
+  const done = new Set<string>();
+  let tick = 0;
+  for (const r of prev.graph.resources()) {
+    if (++tick === RESOURCES_PER_STEP) {
+      tick = 0;
+      yield;
+    }
+    const block = blocks.get(r.type);
+    if (!block) {
+      graph.upsertResource(r.type, r.name, r.properties);
+      continue;
+    }
+    if (done.has(r.type)) continue;
+    done.add(r.type);
+    for (const row of block.rows) {
+      if (++tick === RESOURCES_PER_STEP) {
+        tick = 0;
+        yield;
+      }
+      graph.upsertResource(block.type, row.name, row.properties);
+    }
+  }
+  return loadedAssets(ctx.sources, prev);
+}
+
+/** The asset files of the build as the asset phase returns them (only their headers are used). */
+function loadedAssets(sources: SourceSet, prev: BuildResult): LoadedAsset[] {
+  const byFile = new Map(prev.assets.map((a) => [a.file, a]));
+  const out: LoadedAsset[] = [];
+  for (const file of filesIn(sources, "assets", [".csv"]) as SourceFile[]) {
+    if (!file.layer.isDataDir) continue;
+    const info = byFile.get(file.relPath.slice("assets/".length));
+    if (!info) continue;
+    out.push({
+      file,
+      type: info.type,
+      declaration: info.declaration,
+      csv: { header: info.header, rows: [], errors: [] },
+    });
+  }
+  return out;
+}

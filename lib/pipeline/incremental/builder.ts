@@ -1,0 +1,238 @@
+/**
+ * Incremental builds: a builder that remembers the sources and result of its last build and
+ * builds the next one from them where it can prove the result equals a full build's (issue 15).
+ *
+ * Every build compares the new sources with the previous ones, file by file (the content decides,
+ * not what a caller says changed). Then:
+ *
+ * - `reuse`: nothing differs → the previous result (its sealed graph) is the result;
+ * - `assets`: only asset CSVs of the data directory differ, in a workspace without rule files
+ *   (models, compliance, output) → the asset phase is replayed from the previous graph with only
+ *   the changed rows converted afresh ({@link replayAssetSteps}), and auto-linking runs as in a
+ *   full build over the new graph;
+ * - `full`: anything else — a manifest, template, rule or input file changed, a file was added
+ *   or removed, options or parameters changed, the previous build failed, the caller does not
+ *   know what changed, or a changed file is not of a shape the replay handles.
+ *
+ * Results are new graphs: the previous (published) graph is only read.
+ *
+ * @module
+ */
+import type { JsonValue } from "../../graph/graph.ts";
+import { filesIn, layersInOrder, type SourceSet } from "../../workspace/sources.ts";
+import {
+  type BuildOptions,
+  type BuildResult,
+  buildSteps,
+  type SlicedBuildOptions,
+} from "../build.ts";
+import { runSteps, runStepsSliced, type Steps } from "../slicing.ts";
+import { planAssetReplay, replayAssetSteps } from "./asset_replay.ts";
+
+/** How a build was made: see the module documentation. */
+export type BuildMode = "full" | "reuse" | "assets";
+
+/** A build result and how it was made. */
+export interface IncrementalBuild {
+  /** The result, equal to what a full build of the same sources gives. */
+  result: BuildResult;
+  /** `full`, `reuse` or `assets`. */
+  mode: BuildMode;
+  /** Why a full build was needed, or what was replayed. */
+  reason: string;
+}
+
+/** What the caller knows about the change since the last build. */
+export interface ChangeHint {
+  /** True when the caller cannot say what changed: the build is a full one. */
+  unknown?: boolean;
+}
+
+interface Previous {
+  sources: SourceSet;
+  result: BuildResult;
+  key: string;
+  createTemplates: BuildOptions["createTemplates"];
+  phases: BuildOptions["phases"];
+}
+
+type Plan =
+  | { kind: "full"; reason: string }
+  | { kind: "reuse" }
+  | { kind: "assets"; changed: string[] };
+
+/**
+ * Builds incrementally where the result provably equals a full build (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { IncrementalBuilder } from "./builder.ts";
+ * import { MemoryWorkspace } from "../../workspace/memory.ts";
+ * import { loadSourceSet } from "../../workspace/sources.ts";
+ * import { createTemplateRenderer } from "../templates.ts";
+ * const workspace = new MemoryWorkspace({ "assets/host.csv": "name,port\na,1\nb,2\n" });
+ * const builder = new IncrementalBuilder();
+ * const options = { createTemplates: createTemplateRenderer };
+ * builder.build(await loadSourceSet(workspace, []), options);
+ * await workspace.writeTextAtomic("assets/host.csv", "name,port\na,1\nb,3\n");
+ * const next = builder.build(await loadSourceSet(workspace, []), options);
+ * console.log(next.mode, next.result.graph.getResource("host", "b")?.properties.port); // assets 3
+ * ```
+ */
+export class IncrementalBuilder {
+  #prev: Previous | undefined;
+
+  /** Forgets the previous build: the next build is a full one. */
+  reset(): void {
+    this.#prev = undefined;
+  }
+
+  /** Builds synchronously. */
+  build(sources: SourceSet, options: BuildOptions, hint: ChangeHint = {}): IncrementalBuild {
+    return runSteps(this.steps(sources, options, hint));
+  }
+
+  /** Builds in time slices (see `buildGraphSliced`). */
+  buildSliced(
+    sources: SourceSet,
+    options: SlicedBuildOptions,
+    hint: ChangeHint = {},
+  ): Promise<IncrementalBuild> {
+    return runStepsSliced(this.steps(sources, options, hint), options);
+  }
+
+  /** The build as steps; the builder remembers the result once the steps complete. */
+  *steps(
+    sources: SourceSet,
+    options: BuildOptions,
+    hint: ChangeHint = {},
+  ): Steps<IncrementalBuild> {
+    const key = optionsKey(options);
+    const plan = hint.unknown ? { kind: "full" as const, reason: "unknown change" } : this.#plan(
+      sources,
+      options,
+      key,
+    );
+    let build: IncrementalBuild;
+    if (plan.kind === "reuse") {
+      build = { result: this.#prev!.result, mode: "reuse", reason: "no file changed" };
+    } else if (plan.kind === "assets") {
+      const prev = this.#prev!;
+      const replay = planAssetReplay(prev.result, prev.sources, sources, plan.changed);
+      if (replay.ok) {
+        const result = yield* buildSteps(sources, options, {
+          assetPhase: (ctx) => replayAssetSteps(ctx, prev.result, replay.blocks),
+        });
+        build = {
+          result,
+          mode: "assets",
+          reason: `${plan.changed.join(", ")} changed: ${replay.freshRows} row(s) converted`,
+        };
+      } else {
+        build = {
+          result: yield* buildSteps(sources, options),
+          mode: "full",
+          reason: replay.reason,
+        };
+      }
+    } else {
+      build = { result: yield* buildSteps(sources, options), mode: "full", reason: plan.reason };
+    }
+    this.#prev = {
+      sources,
+      result: build.result,
+      key,
+      createTemplates: options.createTemplates,
+      phases: options.phases,
+    };
+    return build;
+  }
+
+  #plan(sources: SourceSet, options: BuildOptions, key: string): Plan {
+    const prev = this.#prev;
+    if (!prev) return { kind: "full", reason: "no previous build" };
+    if (
+      prev.key !== key || prev.createTemplates !== options.createTemplates ||
+      prev.phases !== options.phases
+    ) {
+      return { kind: "full", reason: "build options changed" };
+    }
+    if (prev.result.outcome === "failed") return { kind: "full", reason: "previous build failed" };
+    const diff = diffSources(prev.sources, sources);
+    if (typeof diff === "string") return { kind: "full", reason: diff };
+    if (diff.length === 0) {
+      // Nothing to re-run: the result is a function of the sources and options.
+      return ruleFiles(sources)
+        ? { kind: "full", reason: "rule files present" }
+        : { kind: "reuse" };
+    }
+    for (const path of diff) {
+      if (!path.startsWith("assets/") || !path.endsWith(".csv")) {
+        return { kind: "full", reason: `${path} changed` };
+      }
+    }
+    if (options.removeOrphanedAssets) return { kind: "full", reason: "orphan removal" };
+    const rules = ruleFiles(sources);
+    if (rules) return { kind: "full", reason: `rule files present (${rules})` };
+    return { kind: "assets", changed: diff };
+  }
+}
+
+/** Options that change results, as one comparable string. */
+function optionsKey(options: BuildOptions): string {
+  return JSON.stringify([
+    canonical(options.params ?? {}),
+    options.maxLoop ?? 8,
+    options.removeOrphanedAssets ?? false,
+    options.rerunUnchangedRules ?? false,
+  ]);
+}
+
+function canonical(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, JsonValue> = {};
+    for (const k of Object.keys(value).sort()) out[k] = canonical(value[k]);
+    return out;
+  }
+  return value;
+}
+
+/** The first rule file of the sources (models, compliance, output), if any. */
+function ruleFiles(sources: SourceSet): string | undefined {
+  for (const folder of ["models", "compliance", "output"]) {
+    const files = filesIn(sources, folder);
+    if (files.length > 0) return files[0].displayPath;
+  }
+  return undefined;
+}
+
+/**
+ * Data-directory paths whose text differs between two source sets, or why the sets differ in
+ * more than file texts of the data directory (layers, manifests, unreadable files, files added
+ * or removed, module files changed).
+ */
+export function diffSources(a: SourceSet, b: SourceSet): string[] | string {
+  const la = layersInOrder(a);
+  const lb = layersInOrder(b);
+  if (la.length !== lb.length) return "modules changed";
+  const changed: string[] = [];
+  for (let i = 0; i < la.length; i++) {
+    const x = la[i];
+    const y = lb[i];
+    if (x.id !== y.id || x.isDataDir !== y.isDataDir || x.location !== y.location) {
+      return "modules changed";
+    }
+    if (x.manifestText !== y.manifestText) return `${y.id}: module.toml changed`;
+    if ((x.errors?.length ?? 0) > 0 || (y.errors?.length ?? 0) > 0) return "unreadable files";
+    if (x.files.size !== y.files.size) return `${y.id}: files added or removed`;
+    for (const [path, text] of y.files) {
+      const before = x.files.get(path);
+      if (before === undefined) return `${y.id}: files added or removed`;
+      if (before === text) continue;
+      if (!y.isDataDir) return `${y.id}/${path} changed`;
+      changed.push(path);
+    }
+  }
+  return changed;
+}

@@ -1,0 +1,94 @@
+/**
+ * Where two versions of a CSV text differ, in whole rows: the rows before the change and the rows
+ * after it are the same in both versions, only a middle part needs parsing again.
+ *
+ * Only texts in a simple shape are split this way (no quote character, no carriage return, no
+ * blank line, no blank first line): there every non-empty line after the header is exactly one
+ * row, so rows can be counted by line breaks without running the CSV scanner. Anything else is
+ * `undefined` and the caller parses the whole text.
+ *
+ * @module
+ */
+
+/** The rows two texts share at their start and end, and the differing middle of each. */
+export interface RowDelta {
+  /** Rows (after the header) that both texts start with. */
+  prefixRows: number;
+  /** Rows that both texts end with. */
+  suffixRows: number;
+  /** The differing middle of the old text: whole lines, each ending with a line break. */
+  oldMiddle: string;
+  /** The differing middle of the new text: whole lines (the last may lack its line break). */
+  newMiddle: string;
+  /** The header line shared by both texts (without its line break). */
+  headerLine: string;
+}
+
+const LF = 10;
+
+/** True when every non-empty line after the first is one CSV row and no line is blank. */
+function simpleShape(text: string): boolean {
+  return text.indexOf('"') < 0 && text.indexOf("\r") < 0 && text.indexOf("\n\n") < 0 &&
+    text.charCodeAt(0) !== LF && !(text.charCodeAt(0) === 0xfeff && text.charCodeAt(1) === LF);
+}
+
+/** Number of line breaks in `text` between `from` and `to`. */
+function countBreaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i >= 0 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** Number of lines (rows) of a run of whole lines `text[from, to)`; the last may lack its break. */
+function countLines(text: string, from: number, to: number): number {
+  if (to <= from) return 0;
+  return countBreaks(text, from, to) + (text.charCodeAt(to - 1) === LF ? 0 : 1);
+}
+
+/**
+ * The row-level difference of two CSV texts of the simple shape, or `undefined` when either is
+ * not of that shape or the header line differs.
+ *
+ * @example
+ * ```ts
+ * import { rowDelta } from "./text_delta.ts";
+ * const d = rowDelta("name,x\na,1\nb,2\nc,3\n", "name,x\na,1\nb,9\nc,3\n")!;
+ * console.log(d.prefixRows, d.suffixRows, JSON.stringify(d.newMiddle)); // 1 1 "b,9\n"
+ * ```
+ */
+export function rowDelta(oldText: string, newText: string): RowDelta | undefined {
+  if (!simpleShape(oldText) || !simpleShape(newText)) return undefined;
+  const headerEnd = oldText.indexOf("\n");
+  if (headerEnd < 0 || newText.indexOf("\n") !== headerEnd) return undefined;
+  const lenA = oldText.length;
+  const lenB = newText.length;
+  const max = Math.min(lenA, lenB);
+  let p = 0;
+  while (p < max && oldText.charCodeAt(p) === newText.charCodeAt(p)) p++;
+  // The shared prefix, cut back to a line start: whole lines both texts begin with.
+  const cut = p === lenA && p === lenB ? p : oldText.lastIndexOf("\n", p - 1) + 1;
+  if (cut <= headerEnd) return undefined; // the header line itself differs
+  let s = 0;
+  const maxS = max - cut;
+  while (s < maxS && oldText.charCodeAt(lenA - 1 - s) === newText.charCodeAt(lenB - 1 - s)) s++;
+  // The shared suffix, cut forward to a line start that lies inside it in both texts (the
+  // character before the line start must be shared too).
+  let suffixStart = lenA; // in the old text
+  if (s > 0) {
+    const br = oldText.indexOf("\n", lenA - s);
+    if (br >= 0 && br + 1 <= lenA) suffixStart = br + 1;
+  }
+  const suffixLen = lenA - suffixStart;
+  return {
+    prefixRows: countBreaks(oldText, 0, cut) - 1,
+    suffixRows: countLines(oldText, suffixStart, lenA),
+    oldMiddle: oldText.slice(cut, suffixStart),
+    newMiddle: newText.slice(cut, lenB - suffixLen),
+    headerLine: oldText.slice(0, headerEnd),
+  };
+}
+
+/** Number of rows of a middle part returned by {@link rowDelta}. */
+export function middleRows(middle: string): number {
+  return countLines(middle, 0, middle.length);
+}
