@@ -107,25 +107,48 @@ const URL_ENCODED = new Set(" \"#<>`?{}:;=@[\\]^|!$&'()*+,".split("").map((c) =>
 const URL_KEEP = keepTable((c) => c >= 0x20 && c !== 0x7f && !URL_ENCODED.has(c));
 const STRICT_KEEP = keepTable(isAlnum);
 
-/** Replaces the characters a table maps (by code unit below 128) with their entities. */
-function escapeChars(s: string, table: (string | undefined)[]): string {
-  let out = "";
-  let last = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 128) continue;
-    const r = table[c];
-    if (r === undefined) continue;
-    out += i > last ? s.slice(last, i) + r : r;
-    last = i + 1;
-  }
-  return last === 0 ? s : out + s.slice(last);
+/** Characters to replace and their entities (`chars[i]` becomes `entities[i]`). */
+interface Entities {
+  chars: string[];
+  entities: string[];
 }
 
-function entityTable(map: Record<string, string>): (string | undefined)[] {
-  const t: (string | undefined)[] = new Array(128).fill(undefined);
-  for (const [ch, e] of Object.entries(map)) t[ch.charCodeAt(0)] = e;
-  return t;
+/**
+ * Replaces the characters of `table` with their entities. The next occurrence of each character
+ * is found with `indexOf` (a native search), so the text between them is never walked in JS.
+ */
+function escapeChars(s: string, table: Entities): string {
+  const { chars, entities } = table;
+  const k = chars.length;
+  const next: number[] = new Array(k);
+  let any = false;
+  for (let j = 0; j < k; j++) {
+    next[j] = s.indexOf(chars[j]);
+    if (next[j] >= 0) any = true;
+  }
+  if (!any) return s;
+  let out = "";
+  let last = 0;
+  for (;;) {
+    let which = -1;
+    let at = s.length;
+    for (let j = 0; j < k; j++) {
+      const p = next[j];
+      if (p >= 0 && p < at) {
+        at = p;
+        which = j;
+      }
+    }
+    if (which < 0) break;
+    out += at > last ? s.slice(last, at) + entities[which] : entities[which];
+    last = at + 1;
+    next[which] = s.indexOf(chars[which], last);
+  }
+  return out + s.slice(last);
+}
+
+function entityTable(map: Record<string, string>): Entities {
+  return { chars: Object.keys(map), entities: Object.values(map) };
 }
 
 const HTML_ENTITIES = entityTable({
