@@ -163,7 +163,8 @@ Deno.test("corpus aws_transit_hub through the CLI: fetched inputs feed the build
     const run = (args: string[]) =>
       new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", `${root}cli.ts`, "--data-dir", dir, ...args],
-        env: { GEN_BASE: srv.base },
+        // The corpus declares GitHub dependencies these machines cannot fetch (issue 11).
+        env: { GEN_BASE: srv.base, GRAPHSVC_OFFLINE: "1" },
         stdout: "piped",
         stderr: "piped",
       }).output();
