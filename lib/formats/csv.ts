@@ -98,6 +98,73 @@ export function* parseCsvSteps(
   return { header, rows, errors };
 }
 
+/**
+ * A CSV file parsed into one flat, row-major array of cells: no object and no array per row,
+ * for loaders that walk the rows once (asset loading).
+ */
+export interface CsvTable {
+  /** Header names in file order. */
+  header: string[];
+  /** Cells of the well-formed rows, row after row: row `r` is `cells[r * width .. + width]`. */
+  cells: string[];
+  /** 1-based start line of each well-formed row. */
+  lines: number[];
+  /** Row-level problems (ragged rows); those rows are not in `cells`. */
+  errors: ParseError[];
+}
+
+/**
+ * {@link parseCsvSteps} into a {@link CsvTable}: the same scanner, checks and errors, the rows
+ * stored flat.
+ *
+ * @example
+ * ```ts
+ * import { parseCsvTableSteps } from "./csv.ts";
+ * const steps = parseCsvTableSteps("name,env\na,prod\nb,dev\n", "assets/x.csv", Infinity);
+ * let step = steps.next();
+ * while (!step.done) step = steps.next();
+ * console.log(step.value.cells, step.value.lines); // ["a","prod","b","dev"] [2, 3]
+ * ```
+ */
+export function* parseCsvTableSteps(
+  text: string,
+  file: string,
+  rowsPerStep: number,
+): Generator<void, CsvTable, undefined> {
+  const scanner = new CsvScanner(text, file);
+  const row: string[] = [];
+  if (!scanner.next(row, null)) {
+    throw new ParseError("file has no header row", file, 1, 1, "csv_empty_header");
+  }
+  const header = checkHeader(row, file, scanner.startLine);
+  const width = header.length;
+  const cells: string[] = [];
+  const lines: number[] = [];
+  const errors: ParseError[] = [];
+  for (let tick = 1;; tick++) {
+    if (tick >= rowsPerStep) {
+      tick = 0;
+      yield;
+    }
+    if (!scanner.next(row, null)) break;
+    if (row.length !== width) {
+      errors.push(
+        new ParseError(
+          `row has ${row.length} cells, the header has ${width}`,
+          file,
+          scanner.startLine,
+          undefined,
+          "csv_ragged_row",
+        ),
+      );
+      continue;
+    }
+    for (let i = 0; i < width; i++) cells.push(row[i]);
+    lines.push(scanner.startLine);
+  }
+  return { header, cells, lines, errors };
+}
+
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 
 /** Quotes a cell when RFC 4180 requires it (or when it has edge whitespace). */

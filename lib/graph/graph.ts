@@ -5,56 +5,35 @@
  * A graph is mutable while a build runs and sealed afterwards; a sealed graph rejects every
  * mutation, so a published snapshot can be shared by concurrent readers without copying.
  *
+ * Memory layout (a snapshot of 100k resources is held for as long as readers use it): resource
+ * types and relation labels are interned (one string per distinct value), relation lists grow
+ * by exact copies while short and are packed into typed arrays when the graph is sealed (see
+ * `adjacency.ts`), and relations share one frozen empty property object until one is set.
+ *
  * @module
  */
-import { setById } from "./dense.ts";
+import { Adjacency } from "./adjacency.ts";
+import { graphToJson } from "./json.ts";
+import {
+  compareStrings,
+  GraphError,
+  type GraphJson,
+  type JsonValue,
+  type Properties,
+  type Relation,
+  type Resource,
+} from "./types.ts";
 
-/** A JSON value as stored in resource and relation properties. */
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-
-/** Property map of a resource or relation. */
-export type Properties = Record<string, JsonValue>;
-
-/** A node of the graph. `properties.name` always equals `name`. */
-export interface Resource {
-  /** Dense numeric id, unique within one graph; stable for the graph's lifetime. */
-  readonly id: number;
-  /** Resource type (label), e.g. `host`. */
-  readonly type: string;
-  /** Primary key within the type. */
-  readonly name: string;
-  /** Properties, including `name`. */
-  readonly properties: Properties;
-}
-
-/** A directed, labelled edge between two resources. */
-export interface Relation {
-  /** Dense numeric id, unique within one graph. */
-  readonly id: number;
-  /** Relation type (label), e.g. `RUNS_ON` or a column name such as `database`. */
-  readonly type: string;
-  /** Resource the relation starts at. */
-  readonly source: Resource;
-  /** Resource the relation points to. */
-  readonly target: Resource;
-  /** Edge properties. */
-  readonly properties: Properties;
-}
-
-/** Thrown when a sealed graph is mutated or an argument is invalid. */
-export class GraphError extends Error {
-  /** Creates the error. @param message what went wrong */
-  constructor(message: string) {
-    super(message);
-    this.name = "GraphError";
-  }
-}
+export { compareStrings, GraphError } from "./types.ts";
+export type {
+  GraphJson,
+  GraphJsonEdge,
+  GraphJsonNode,
+  JsonValue,
+  Properties,
+  Relation,
+  Resource,
+} from "./types.ts";
 
 interface MutableResource extends Resource {
   properties: Properties;
@@ -62,6 +41,12 @@ interface MutableResource extends Resource {
 
 interface MutableRelation extends Relation {
   properties: Properties;
+}
+
+/** The resources of one type; `type` is the interned type string every resource shares. */
+interface TypeBucket {
+  readonly type: string;
+  readonly byName: Map<string, MutableResource>;
 }
 
 /**
@@ -78,28 +63,91 @@ interface MutableRelation extends Relation {
  * ```
  */
 export class Graph {
-  #byType = new Map<string, Map<string, MutableResource>>();
+  #byType = new Map<string, TypeBucket>();
+  /** Interned relation labels. */
+  #labels = new Map<string, string>();
   #resources: MutableResource[] = [];
   #relations: (MutableRelation | undefined)[] = [];
   #relationCount = 0;
   /** Relations by source / target resource id (relation identity is found by scanning). */
-  #out: (MutableRelation[] | undefined)[] = [];
-  #in: (MutableRelation[] | undefined)[] = [];
+  #out = new Adjacency<MutableRelation>();
+  #in = new Adjacency<MutableRelation>();
   /** For sources with many outgoing relations: target id -> relations to it. */
   #outIndex = new Map<number, Map<number, MutableRelation[]>>();
   #removed = new Set<number>();
   #sealed = false;
-  /** Change counter per resource id: properties or relations touching it (see `version`). */
+  /** Per resource id: the {@link Graph.clock} of its last change (see `version`). */
   #versions: number[] = [];
+  #clock = 0;
 
   /** True once {@link Graph.seal} was called. */
   get sealed(): boolean {
     return this.#sealed;
   }
 
-  /** Makes the graph read-only. Idempotent. */
+  /**
+   * Makes the graph read-only and packs it (relation lists into typed arrays, id-indexed arrays
+   * to their exact length). Idempotent.
+   */
   seal(): void {
+    if (this.#sealed) return;
     this.#sealed = true;
+    const relations = this.#relations.slice();
+    const byId = (id: number) => relations[id]!;
+    this.#out.pack(this.#resources.length, byId);
+    this.#in.pack(this.#resources.length, byId);
+    this.#relations = relations;
+    this.#resources = this.#resources.slice();
+    this.#versions = this.#versions.slice();
+  }
+
+  /**
+   * A counter that grows with every change of the graph. A resource whose
+   * {@link Graph.version} is greater than a clock value read earlier changed after that read.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "./graph.ts";
+   * const g = new Graph();
+   * const a = g.upsertResource("host", "a");
+   * const before = g.clock;
+   * g.setProperty(a, "env", "prod");
+   * console.log(g.version(a) > before); // true
+   * ```
+   */
+  get clock(): number {
+    return this.#clock;
+  }
+
+  /**
+   * Resources (not removed) that changed after `clock` (see {@link Graph.clock}) or whose id is
+   * in `also`, in id (insertion) order.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "./graph.ts";
+   * const g = new Graph();
+   * g.upsertResource("host", "a");
+   * const clock = g.clock;
+   * g.upsertResource("host", "b");
+   * console.log(g.resourcesChangedSince(clock).map((r) => r.name)); // ["b"]
+   * ```
+   */
+  resourcesChangedSince(clock: number, also?: ReadonlySet<number>): Resource[] {
+    const out: Resource[] = [];
+    const versions = this.#versions;
+    const resources = this.#resources;
+    const removed = this.#removed;
+    for (let id = 0; id < resources.length; id++) {
+      if (versions[id] <= clock && !also?.has(id)) continue;
+      if (removed.size > 0 && removed.has(id)) continue;
+      out.push(resources[id]);
+    }
+    return out;
+  }
+
+  #touch(id: number): void {
+    this.#versions[id] = ++this.#clock;
   }
 
   #assertMutable(): void {
@@ -122,27 +170,67 @@ export class Graph {
    */
   upsertResource(type: string, name: string, properties?: Properties): Resource {
     this.#assertMutable();
-    if (type === "") throw new GraphError("resource type must not be empty");
-    let ofType = this.#byType.get(type);
-    if (!ofType) {
-      ofType = new Map();
-      this.#byType.set(type, ofType);
-    }
-    let resource = ofType.get(name);
-    if (!resource) {
-      resource = { id: this.#resources.length, type, name, properties: { name } };
-      this.#resources.push(resource);
-      this.#versions.push(0);
-      ofType.set(name, resource);
-    }
-    if (properties) {
-      this.#versions[resource.id]++;
-      for (const key in properties) {
-        if (key === "name") continue;
-        resource.properties[key] = properties[key];
-      }
-    }
+    const bucket = this.#bucket(type);
+    let resource = bucket.byName.get(name);
+    if (!resource) resource = this.#create(bucket, name, { name });
+    if (properties) this.#merge(resource, properties);
     return resource;
+  }
+
+  /**
+   * {@link Graph.upsertResource} without the copy: a new resource takes `properties` itself as
+   * its property object (the caller hands it over and must not use it afterwards) with `name`
+   * set to `name`; an existing one merges them as `upsertResource` does. For the key order of
+   * `upsertResource`, create `properties` with `name` as its first key.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "./graph.ts";
+   * const g = new Graph();
+   * const web = g.adoptResource("host", "web-1", { name: "", env: "prod" });
+   * console.log(web.properties); // { name: "web-1", env: "prod" }
+   * ```
+   */
+  adoptResource(type: string, name: string, properties: Properties): Resource {
+    this.#assertMutable();
+    const bucket = this.#bucket(type);
+    const resource = bucket.byName.get(name);
+    if (resource) {
+      this.#merge(resource, properties);
+      return resource;
+    }
+    properties.name = name;
+    const created = this.#create(bucket, name, properties);
+    this.#touch(created.id);
+    return created;
+  }
+
+  #bucket(type: string): TypeBucket {
+    let bucket = this.#byType.get(type);
+    if (!bucket) {
+      if (type === "") throw new GraphError("resource type must not be empty");
+      bucket = { type, byName: new Map() };
+      this.#byType.set(type, bucket);
+    }
+    return bucket;
+  }
+
+  #create(bucket: TypeBucket, name: string, properties: Properties): MutableResource {
+    const id = this.#resources.length;
+    const resource: MutableResource = { id, type: bucket.type, name, properties };
+    this.#resources.push(resource);
+    this.#versions.push(++this.#clock);
+    bucket.byName.set(name, resource);
+    return resource;
+  }
+
+  #merge(resource: MutableResource, properties: Properties): void {
+    this.#touch(resource.id);
+    const target = resource.properties;
+    for (const key in properties) {
+      if (key === "name") continue;
+      target[key] = properties[key];
+    }
   }
 
   /** Sets one property (use {@link Graph.deleteProperty} to remove). `name` cannot be changed. */
@@ -155,14 +243,14 @@ export class Graph {
       return;
     }
     (resource as MutableResource).properties[key] = value;
-    this.#versions[resource.id]++;
+    this.#touch(resource.id);
   }
 
   /** Removes one property from a resource (never `name`). */
   deleteProperty(resource: Resource, key: string): void {
     this.#assertMutable();
     if (key !== "name") delete (resource as MutableResource).properties[key];
-    this.#versions[resource.id]++;
+    this.#touch(resource.id);
   }
 
   /**
@@ -185,7 +273,7 @@ export class Graph {
 
   /** The resource (type, name), if present. */
   getResource(type: string, name: string): Resource | undefined {
-    return this.#byType.get(type)?.get(name);
+    return this.#byType.get(type)?.byName.get(name);
   }
 
   /** The resource with the given id, if present and not removed. */
@@ -196,19 +284,19 @@ export class Graph {
   /** Resource types present, in sorted order. */
   types(): string[] {
     const out: string[] = [];
-    for (const [type, m] of this.#byType) if (m.size > 0) out.push(type);
+    for (const [type, m] of this.#byType) if (m.byName.size > 0) out.push(type);
     return out.sort(compareStrings);
   }
 
   /** True when at least one resource of `type` exists. */
   hasType(type: string): boolean {
-    return (this.#byType.get(type)?.size ?? 0) > 0;
+    return (this.#byType.get(type)?.byName.size ?? 0) > 0;
   }
 
   /** Resources of a type in insertion order (a fresh array; safe to iterate while mutating). */
   resourcesOf(type: string): Resource[] {
     const m = this.#byType.get(type);
-    return m ? [...m.values()] : [];
+    return m ? [...m.byName.values()] : [];
   }
 
   /** Resources of a type ordered by name (code-unit order). */
@@ -218,7 +306,8 @@ export class Graph {
 
   /** All resources in insertion order. */
   *resources(): IterableIterator<Resource> {
-    for (const r of this.#resources) if (!this.#removed.has(r.id)) yield r;
+    const removed = this.#removed;
+    for (const r of this.#resources) if (removed.size === 0 || !removed.has(r.id)) yield r;
   }
 
   /** All relations in creation order. */
@@ -238,25 +327,56 @@ export class Graph {
   ): Relation {
     this.#assertMutable();
     if (type === "") throw new GraphError("relation type must not be empty");
-    let relation = this.#find(source, type, target);
-    if (!relation) {
-      relation = { id: this.#relations.length, type, source, target, properties: NO_PROPERTIES };
-      this.#relations.push(relation);
-      this.#relationCount++;
-      const out = pushTo(this.#out, source.id, relation);
-      pushTo(this.#in, target.id, relation);
-      const index = this.#outIndex.get(source.id);
-      if (index) pushToMap(index, target.id, relation);
-      else if (out.length > INDEX_FANOUT) this.#indexOutgoing(source.id, out);
-      this.#versions[source.id]++;
-      this.#versions[target.id]++;
-    }
+    const relation = this.#find(source, type, target) ?? this.#link(source, type, target);
     if (properties) {
       if (relation.properties === NO_PROPERTIES) relation.properties = {};
       Object.assign(relation.properties, properties);
-      this.#versions[source.id]++;
-      this.#versions[target.id]++;
+      this.#touch(source.id);
+      this.#touch(target.id);
     }
+    return relation;
+  }
+
+  /**
+   * Creates the relation source -[type]-> target unless it exists; true when it was created.
+   * One lookup where `getRelation` then `upsertRelation` take two.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "./graph.ts";
+   * const g = new Graph();
+   * const a = g.upsertResource("host", "a");
+   * const b = g.upsertResource("host", "b");
+   * console.log(g.ensureRelation(a, "peer", b), g.ensureRelation(a, "peer", b)); // true false
+   * ```
+   */
+  ensureRelation(source: Resource, type: string, target: Resource): boolean {
+    this.#assertMutable();
+    if (type === "") throw new GraphError("relation type must not be empty");
+    if (this.#find(source, type, target)) return false;
+    this.#link(source, type, target);
+    return true;
+  }
+
+  #link(source: Resource, type: string, target: Resource): MutableRelation {
+    let label = this.#labels.get(type);
+    if (label === undefined) this.#labels.set(type, label = type);
+    const relation: MutableRelation = {
+      id: this.#relations.length,
+      type: label,
+      source,
+      target,
+      properties: NO_PROPERTIES,
+    };
+    this.#relations.push(relation);
+    this.#relationCount++;
+    const out = this.#out.add(source.id, relation);
+    this.#in.add(target.id, relation);
+    const index = this.#outIndex.get(source.id);
+    if (index) pushToMap(index, target.id, relation);
+    else if (out.length > INDEX_FANOUT) this.#indexOutgoing(source.id, out);
+    this.#touch(source.id);
+    this.#touch(target.id);
     return relation;
   }
 
@@ -267,7 +387,7 @@ export class Graph {
 
   #find(source: Resource, type: string, target: Resource): MutableRelation | undefined {
     const index = this.#outIndex.get(source.id);
-    const list = index ? index.get(target.id) : this.#out[source.id];
+    const list = index ? index.get(target.id) : this.#out.get(source.id);
     if (list) {
       for (let i = 0; i < list.length; i++) {
         const r = list[i];
@@ -277,7 +397,7 @@ export class Graph {
     return undefined;
   }
 
-  #indexOutgoing(sourceId: number, out: MutableRelation[]): void {
+  #indexOutgoing(sourceId: number, out: readonly MutableRelation[]): void {
     const index = new Map<number, MutableRelation[]>();
     for (const r of out) pushToMap(index, r.target.id, r);
     this.#outIndex.set(sourceId, index);
@@ -289,19 +409,19 @@ export class Graph {
     const r = relation as MutableRelation;
     if (r.properties === NO_PROPERTIES) r.properties = {};
     r.properties[key] = value;
-    this.#versions[relation.source.id]++;
-    this.#versions[relation.target.id]++;
+    this.#touch(relation.source.id);
+    this.#touch(relation.target.id);
   }
 
   /** Relations leaving `resource`, optionally only those of `type`, in creation order. */
   outgoing(resource: Resource, type?: string): readonly Relation[] {
-    const all = this.#out[resource.id] ?? EMPTY;
+    const all = this.#out.get(resource.id);
     return type === undefined ? all : all.filter((r) => r.type === type);
   }
 
   /** Relations arriving at `resource`, optionally only those of `type`, in creation order. */
   incoming(resource: Resource, type?: string): readonly Relation[] {
-    const all = this.#in[resource.id] ?? EMPTY;
+    const all = this.#in.get(resource.id);
     return type === undefined ? all : all.filter((r) => r.type === type);
   }
 
@@ -311,11 +431,11 @@ export class Graph {
     if (this.#relations[relation.id] !== relation) return;
     this.#relations[relation.id] = undefined;
     this.#relationCount--;
-    removeFrom(this.#out[relation.source.id], relation);
-    removeFrom(this.#in[relation.target.id], relation);
+    this.#out.remove(relation.source.id, relation as MutableRelation);
+    this.#in.remove(relation.target.id, relation as MutableRelation);
     removeFrom(this.#outIndex.get(relation.source.id)?.get(relation.target.id), relation);
-    this.#versions[relation.source.id]++;
-    this.#versions[relation.target.id]++;
+    this.#touch(relation.source.id);
+    this.#touch(relation.target.id);
   }
 
   /** Changes the type and/or target of a relation, merging into an existing twin if needed. */
@@ -333,91 +453,22 @@ export class Graph {
     for (const r of [...this.outgoing(resource), ...this.incoming(resource)]) {
       this.removeRelation(r);
     }
-    this.#byType.get(resource.type)?.delete(resource.name);
+    this.#byType.get(resource.type)?.byName.delete(resource.name);
     this.#removed.add(resource.id);
-    this.#versions[resource.id]++;
+    this.#touch(resource.id);
   }
 
   /** Serialises the graph in the `graphJson` shape (resources by type then name). */
   toJSON(): GraphJson {
-    const nodes: GraphJsonNode[] = [];
-    for (const type of this.types()) {
-      for (const r of this.resourcesOfSorted(type)) {
-        nodes.push({ type: r.type, name: r.name, properties: r.properties });
-      }
-    }
-    const edges: GraphJsonEdge[] = [...this.relations()]
-      .sort(compareRelations)
-      .map((r) => ({
-        source: { type: r.source.type, name: r.source.name },
-        target: { type: r.target.type, name: r.target.name },
-        type: r.type,
-        properties: r.properties,
-      }));
-    return { nodes, edges };
+    return graphToJson(this);
   }
 }
-
-/** A node of {@link GraphJson}. */
-export interface GraphJsonNode {
-  /** Resource type. */
-  type: string;
-  /** Primary key. */
-  name: string;
-  /** Properties including `name`. */
-  properties: Properties;
-}
-
-/** An edge of {@link GraphJson}. */
-export interface GraphJsonEdge {
-  /** Start of the relation. */
-  source: { type: string; name: string };
-  /** End of the relation. */
-  target: { type: string; name: string };
-  /** Relation type. */
-  type: string;
-  /** Edge properties. */
-  properties: Properties;
-}
-
-/** The serialised graph, as returned by GraphQL `graphJson` and `build --graph-json`. */
-export interface GraphJson {
-  /** All resources, ordered by type then name. */
-  nodes: GraphJsonNode[];
-  /** All relations, ordered by source, type, target. */
-  edges: GraphJsonEdge[];
-}
-
-const EMPTY: readonly Relation[] = Object.freeze([]);
 
 /** Shared (frozen) properties of relations that have none yet; replaced on first write. */
 const NO_PROPERTIES: Properties = Object.freeze({}) as Properties;
 
-/** Compares strings by UTF-16 code units (deterministic, locale independent). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function compareRelations(a: Relation, b: Relation): number {
-  return compareStrings(a.source.type, b.source.type) ||
-    compareStrings(a.source.name, b.source.name) ||
-    compareStrings(a.type, b.type) ||
-    compareStrings(a.target.type, b.target.type) ||
-    compareStrings(a.target.name, b.target.name);
-}
-
 /** Outgoing relations of one source scanned linearly up to this count, then indexed. */
 const INDEX_FANOUT = 16;
-
-function pushTo<T>(lists: (T[] | undefined)[], id: number, value: T): T[] {
-  let list = lists[id];
-  if (list) list.push(value);
-  else {
-    list = [value];
-    setById(lists, id, list);
-  }
-  return list;
-}
 
 function pushToMap<T>(map: Map<number, T[]>, key: number, value: T): void {
   const list = map.get(key);

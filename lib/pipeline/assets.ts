@@ -10,7 +10,12 @@
  * @module
  */
 import type { JsonValue, Properties } from "../graph/graph.ts";
-import { type CsvDocument, parseCsvSteps } from "../formats/csv.ts";
+import {
+  type CsvDocument,
+  type CsvTable,
+  parseCsvSteps,
+  parseCsvTableSteps,
+} from "../formats/csv.ts";
 import { ParseError } from "../formats/errors.ts";
 import type { AssetDeclaration, ColumnDeclaration } from "../workspace/manifest.ts";
 import type { SourceFile } from "../workspace/sources.ts";
@@ -29,7 +34,10 @@ export interface LoadedAsset {
   type: string;
   /** Its declaration in a manifest, when any. */
   declaration?: AssetDeclaration;
-  /** Parsed content. */
+  /**
+   * Parsed content. In the result of {@link assetPhaseSteps} / {@link runAssetPhase} `rows` is
+   * empty: the rows were loaded into the graph and released file by file.
+   */
   csv: CsvDocument;
 }
 
@@ -45,20 +53,34 @@ export function assetType(path: string, declaration?: AssetDeclaration): string 
 
 /** Parses every asset CSV of the data directory; broken files are reported and skipped. */
 export function loadAssetFiles(ctx: PhaseContext): LoadedAsset[] {
-  return runSteps(assetFileSteps(ctx));
+  return runSteps(assetFileSteps(ctx, parseCsvSteps)).map(({ parsed, ...rest }) => ({
+    ...rest,
+    csv: parsed,
+  }));
+}
+
+/** An asset file parsed by the parser given to {@link assetFileSteps}. */
+interface ParsedAsset<D> {
+  file: SourceFile;
+  type: string;
+  declaration?: AssetDeclaration;
+  parsed: D;
 }
 
 /** {@link loadAssetFiles} as steps: a pause point after every file. */
-function* assetFileSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
-  const out: LoadedAsset[] = [];
+function* assetFileSteps<D extends { errors: ParseError[] }>(
+  ctx: PhaseContext,
+  parse: (text: string, file: string, rowsPerStep: number) => Steps<D>,
+): Steps<ParsedAsset<D>[]> {
+  const out: ParsedAsset<D>[] = [];
   for (const file of filesIn(ctx.sources, "assets", [".csv"])) {
     if (!file.layer.isDataDir) continue; // assets are read from the data directory only (O15)
     yield;
     const declaration = ctx.manifest.assets.get(baseName(file.relPath));
     try {
-      const csv = yield* parseCsvSteps(file.text, file.displayPath, CSV_ROWS_PER_STEP);
-      for (const e of csv.errors) reportParseError(ctx, e);
-      out.push({ file, type: assetType(file.relPath, declaration), declaration, csv });
+      const parsed = yield* parse(file.text, file.displayPath, CSV_ROWS_PER_STEP);
+      for (const e of parsed.errors) reportParseError(ctx, e);
+      out.push({ file, type: assetType(file.relPath, declaration), declaration, parsed });
     } catch (e) {
       if (e instanceof ParseError) reportParseError(ctx, e);
       else throw e;
@@ -144,25 +166,54 @@ export function runAssetPhase(ctx: PhaseContext): LoadedAsset[] {
 
 /**
  * {@link runAssetPhase} as steps (see `slicing.ts`): pauses between files and every
- * {@link ROWS_PER_STEP} rows.
+ * {@link ROWS_PER_STEP} rows. Rows are parsed into flat tables, loaded straight into the graph
+ * (each row's property object becomes the resource's) and each table is dropped once loaded.
  */
 export function* assetPhaseSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
-  const assets = yield* assetFileSteps(ctx);
-  const assetTypes = new Set(assets.map((a) => a.type));
-  for (const asset of assets) yield* loadRows(ctx, asset, assetTypes);
+  const files: (ParsedAsset<CsvTable> | undefined)[] = yield* assetFileSteps(
+    ctx,
+    parseCsvTableSteps,
+  );
+  const assetTypes = new Set(files.map((a) => a!.type));
+  const names = new Map<string, string>(); // keys and relation cells, interned
+  const assets: LoadedAsset[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const { parsed: table, ...asset } = files[i]!;
+    files[i] = undefined; // released once loaded
+    const loaded = { ...asset, csv: { header: table.header, rows: [], errors: table.errors } };
+    yield* loadRows(ctx, loaded, table, assetTypes, names);
+    assets.push(loaded);
+  }
   return assets;
 }
 
 /** Asset rows loaded between two pause points of {@link assetPhaseSteps}. */
 const ROWS_PER_STEP = 16;
 
+/*
+ * What the loader does with the cells of one column, decided once per file: `_`-prefixed columns
+ * are only seen by templates (A15); declared ones are converted to their type (A13); columns
+ * named like another asset type hold names of resources (A17–A18), interned with the keys; any
+ * other cell is kept as it is, interned while its column has few distinct values.
+ */
+const STRIPPED = 0;
+const DECLARED = 1;
+const RELATION = 2;
+const PLAIN = 3;
+
+/** Distinct values of a plain column interned before the column counts as unique-valued. */
+const INTERN_LIMIT = 1024;
+
 function* loadRows(
   ctx: PhaseContext,
   asset: LoadedAsset,
+  table: CsvTable,
   assetTypes: ReadonlySet<string>,
+  names: Map<string, string>,
 ): Steps<void> {
-  const { csv, declaration, file, type } = asset;
-  const header = csv.header;
+  const { declaration, file, type } = asset;
+  const { header, cells, lines } = table;
+  const width = header.length;
   const keyIndex = keyColumnIndex(header);
   const seen = new Map<string, number>();
   const declaredAt = declaration
@@ -182,45 +233,89 @@ function* loadRows(
       return;
     }
   }
+  const kinds: number[] = [];
+  const specs: (ColumnDeclaration | undefined)[] = [];
+  const interned: (Map<string, string> | undefined)[] = [];
+  for (const column of header) {
+    const spec = column.startsWith("_") ? undefined : declaration?.columns.get(column);
+    specs.push(spec);
+    kinds.push(
+      column.startsWith("_")
+        ? STRIPPED
+        : spec
+        ? DECLARED
+        : assetTypes.has(column) && column !== type
+        ? RELATION
+        : PLAIN,
+    );
+    interned.push(kinds[kinds.length - 1] === PLAIN ? new Map() : undefined);
+  }
+  const intern = (map: Map<string, string>, value: string): string => {
+    const known = map.get(value);
+    if (known !== undefined) return known;
+    map.set(value, value);
+    return value;
+  };
+  const rowCount = lines.length;
   let tick = 0;
-  for (const row of csv.rows) {
+  for (let row = 0, at = 0; row < rowCount; row++, at += width) {
     if (++tick === ROWS_PER_STEP) {
       tick = 0;
       yield;
     }
-    const properties: Properties = {};
-    const raw: Record<string, string> = {};
-    header.forEach((column, i) => {
-      const cell = row.cells[i];
-      raw[column] = cell;
-      if (column.startsWith("_")) return; // stripped (A15)
-      const declared = declaration?.columns.get(column);
-      if (declared) {
-        const { value, error } = convertCell(cell, declared);
-        if (error) {
-          ctx.issues.warn("csv_value_invalid", `column '${column}': ${error}`, {
-            file: file.displayPath,
-            line: row.line,
-            phase: "assets",
-          });
+    const line = lines[row];
+    // `name` first: the key order a copy into `{ name }` (upsertResource) gives. It stays
+    // undefined (as if absent) unless a name column sets it; the graph sets it to the key.
+    const properties = { name: undefined } as unknown as Properties;
+    for (let i = 0; i < width; i++) {
+      const cell = cells[at + i];
+      switch (kinds[i]) {
+        case STRIPPED:
+          break;
+        case DECLARED: {
+          const column = header[i];
+          const { value, error } = convertCell(cell, specs[i]);
+          if (error) {
+            ctx.issues.warn("csv_value_invalid", `column '${column}': ${error}`, {
+              file: file.displayPath,
+              line,
+              phase: "assets",
+            });
+          }
+          if (value !== undefined) properties[column] = value;
+          break;
         }
-        if (value !== undefined) properties[column] = value;
-        return;
+        case RELATION: {
+          if (cell.indexOf(",") < 0 && cell.indexOf("[") < 0) {
+            // One name at most: the list rule only trims it.
+            properties[header[i]] = intern(names, cell.trim());
+            break;
+          }
+          const list = splitNames(cell);
+          properties[header[i]] = list.length > 1
+            ? list.map((name) => intern(names, name))
+            : intern(names, cell.trim());
+          break;
+        }
+        default: {
+          const map = i === keyIndex ? names : interned[i];
+          if (!map) properties[header[i]] = cell;
+          else {
+            properties[header[i]] = intern(map, cell);
+            if (map !== names && map.size > INTERN_LIMIT) interned[i] = undefined;
+          }
+        }
       }
-      if (assetTypes.has(column) && column !== type) {
-        const names = splitNames(cell);
-        properties[column] = names.length > 1 ? names : cell.trim();
-        return;
-      }
-      properties[column] = cell;
-    });
-    let key = row.cells[keyIndex].trim();
+    }
+    let key = cells[at + keyIndex].trim();
+    if (kinds[keyIndex] !== RELATION) key = intern(names, key);
     // Templates of the declaration see the row's raw cells and the module parameters.
     let context: Record<string, unknown> | undefined;
-    const rowContext = () => (context ??= assetRowContext(ctx.params, raw));
+    const rowContext = () => (context ??= assetRowContext(ctx.params, rawRow(header, cells, at)));
     if (filter) {
-      const where = { file: file.displayPath, line: row.line, declaredAt };
-      if (!rowMatches(ctx, filter, { type, key, properties }, rowContext, where)) continue;
+      const where = { file: file.displayPath, line, declaredAt };
+      const view = filterView(header, properties, key);
+      if (!rowMatches(ctx, filter, { type, key, properties: view }, rowContext, where)) continue;
     }
     if (declaration?.nameTemplate) {
       try {
@@ -234,7 +329,7 @@ function* loadRows(
       } catch (e) {
         ctx.issues.error("template_error", describeError(e), {
           file: file.displayPath,
-          line: row.line,
+          line,
           rule: `assets."${declaration.file}".name_template`,
           phase: "assets",
         });
@@ -244,35 +339,56 @@ function* loadRows(
     if (key === "") {
       ctx.issues.warn("csv_empty_key", "row has an empty primary key and was skipped", {
         file: file.displayPath,
-        line: row.line,
+        line,
         phase: "assets",
       });
       continue;
     }
-    if (seen.has(key)) {
+    const first = seen.get(key);
+    if (first !== undefined) {
       ctx.issues.warn(
         "csv_duplicate_key",
-        `duplicate primary key '${key}' (first on line ${
-          seen.get(key)
-        }); rows merged, later values win`,
-        { file: file.displayPath, line: row.line, phase: "assets" },
+        `duplicate primary key '${key}' (first on line ${first}); rows merged, later values win`,
+        { file: file.displayPath, line, phase: "assets" },
       );
     } else {
-      seen.set(key, row.line);
+      seen.set(key, line);
     }
     if (declaration) {
       for (const [column, spec] of declaration.columns) {
         if (spec.required && (properties[column] === undefined || properties[column] === "")) {
           ctx.issues.warn("csv_required_missing", `required column '${column}' is empty`, {
             file: file.displayPath,
-            line: row.line,
+            line,
             phase: "assets",
           });
         }
       }
     }
-    ctx.graph.upsertResource(type, key, properties);
+    ctx.graph.adoptResource(type, key, properties);
   }
+}
+
+/** The raw cells of the row starting at `at`, by column name. */
+function rawRow(header: readonly string[], cells: readonly string[], at: number) {
+  const raw: Record<string, string> = {};
+  for (let i = 0; i < header.length; i++) raw[header[i]] = cells[at + i];
+  return raw;
+}
+
+/**
+ * The properties a row filter sees: the row's values in column order with `name` set to the key
+ * (in the name column's place when that column gave a value, else last).
+ */
+function filterView(header: readonly string[], properties: Properties, key: string): Properties {
+  const view: Properties = {};
+  for (const column of header) {
+    if (column === "name") {
+      if (properties.name !== undefined) view.name = key;
+    } else if (Object.hasOwn(properties, column)) view[column] = properties[column];
+  }
+  if (view.name === undefined) view.name = key;
+  return view;
 }
 
 /**

@@ -7,7 +7,6 @@
  */
 import type { Graph, JsonValue, Resource } from "../graph/graph.ts";
 import type { IssueCollector } from "./issues.ts";
-import { setById } from "../graph/dense.ts";
 import { runSteps, type Steps } from "./slicing.ts";
 import { nameItems } from "./rules/list_values.ts";
 
@@ -92,53 +91,65 @@ export function* autoLinkSteps(
   issues: IssueCollector,
   options: AutoLinkOptions = {},
 ): Steps<number> {
-  const retype = new Map<string, RetypeRule>();
-  for (const rule of options.retypeRules ?? []) {
-    retype.set(`${rule.originType}\u0000${rule.propertyKey}`, rule);
+  const rules = options.retypeRules ?? [];
+  // Origin type -> property key -> rule (a later rule for the same pair wins).
+  const retype = new Map<string, Map<string, RetypeRule>>();
+  for (const rule of rules) {
+    let ofType = retype.get(rule.originType);
+    if (!ofType) retype.set(rule.originType, ofType = new Map());
+    ofType.set(rule.propertyKey, rule);
   }
   const types = new Set(graph.types());
-  const targetTypes = new Set([...types, ...[...retype.values()].map((r) => r.targetType)]);
-  const state = linkState(graph, types, retype);
-  let created = 0;
-  // Only resources that exist now: relations created below add none.
-  const resources: Resource[] = [];
-  for (const r of graph.resources()) {
-    if ((resources.push(r) & 4095) === 0) yield;
+  const targetTypes = new Set(types);
+  for (const ofType of retype.values()) {
+    for (const r of ofType.values()) targetTypes.add(r.targetType);
   }
+  const state = linkState(graph, types, rules);
+  let created = 0;
+  // Only resources that exist now (relations created below add none), and of those only the ones
+  // changed since the last run over this graph or with names that did not resolve then: an
+  // unchanged resource whose names all resolved has nothing new to link.
+  const resources = graph.resourcesChangedSince(state.clock, state.incomplete);
+  yield;
   let tick = 0;
   for (const resource of resources) {
     if (++tick === RESOURCES_PER_STEP) {
       tick = 0;
       yield;
     }
-    // Unchanged since a run that resolved every name: nothing new can be linked.
-    if (state.done[resource.id] === graph.version(resource)) continue;
+    const typeRules = retype.get(resource.type);
+    const properties = resource.properties;
     let complete = true;
-    for (const key in resource.properties) {
-      if (key === "name" || key === "original_name" || key.startsWith("_")) continue;
-      const rule = retype.get(`${resource.type}\u0000${key}`);
-      const targetType = rule ? rule.targetType : key;
+    for (const key in properties) {
+      if (key === "name" || key === "original_name" || key.charCodeAt(0) === UNDERSCORE) continue;
+      const rule = typeRules?.get(key);
       if (!rule && !types.has(key)) continue;
+      const targetType = rule ? rule.targetType : key;
       if (!targetTypes.has(targetType)) continue;
       const relationType = rule ? rule.newType : key;
       const r = linkValues(graph, issues, resource, key, targetType, relationType, options);
       created += r.created;
       if (r.missing) complete = false;
     }
-    setById(state.done, resource.id, complete ? graph.version(resource) : -1);
+    if (complete) state.incomplete.delete(resource.id);
+    else state.incomplete.add(resource.id);
   }
+  state.clock = graph.clock;
   return created;
 }
 
+const UNDERSCORE = 95;
+
 /**
- * What earlier auto-link runs over the same graph established: per resource id, the
- * {@link Graph.version} at which all its names resolved (-1 or missing: not known). Valid only
- * while the set of types and the retype rules are the same (a new type turns more properties
- * into links).
+ * What earlier auto-link runs over the same graph established: the {@link Graph.clock} at the
+ * end of the last run (-1: none) and the ids of resources with names that did not resolve then.
+ * Valid only while the set of types and the retype rules are the same (a new type turns more
+ * properties into links).
  */
 interface LinkState {
   key: string;
-  done: (number | undefined)[];
+  clock: number;
+  incomplete: Set<number>;
 }
 
 const linkStates = new WeakMap<Graph, LinkState>();
@@ -146,17 +157,54 @@ const linkStates = new WeakMap<Graph, LinkState>();
 function linkState(
   graph: Graph,
   types: ReadonlySet<string>,
-  retype: ReadonlyMap<string, RetypeRule>,
+  rules: readonly RetypeRule[],
 ): LinkState {
   const key = [...types].join("\u0001") + "\u0002" +
-    [...retype.values()].map((r) => `${r.originType}:${r.propertyKey}:${r.newType}:${r.targetType}`)
+    rules.map((r) => `${r.originType}:${r.propertyKey}:${r.newType}:${r.targetType}`)
       .join("\u0001");
   let state = linkStates.get(graph);
   if (!state || state.key !== key) {
-    state = { key, done: [] };
+    state = { key, clock: -1, incomplete: new Set() };
     linkStates.set(graph, state);
   }
   return state;
+}
+
+/**
+ * {@link splitNames} with a fast path for what asset rows hold: a name, or an array of names,
+ * without commas or brackets (the list rule then only trims them).
+ */
+function namesOf(value: JsonValue | undefined): readonly string[] {
+  if (typeof value === "string") {
+    if (isPlainName(value)) {
+      const name = value.trim();
+      return name === "" ? NO_NAMES : [name];
+    }
+  } else if (Array.isArray(value)) {
+    let plain = true;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (typeof v !== "string" || !isPlainName(v)) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) {
+      const out: string[] = [];
+      for (let i = 0; i < value.length; i++) {
+        const name = (value[i] as string).trim();
+        if (name !== "") out.push(name);
+      }
+      return out;
+    }
+  }
+  return splitNames(value);
+}
+
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
+function isPlainName(s: string): boolean {
+  return s.indexOf(",") < 0 && s.indexOf("[") < 0;
 }
 
 function linkValues(
@@ -170,7 +218,7 @@ function linkValues(
 ): { created: number; missing: boolean } {
   let created = 0;
   let missing = false;
-  for (const targetName of splitNames(resource.properties[key])) {
+  for (const targetName of namesOf(resource.properties[key])) {
     if (targetType === resource.type && targetName === resource.name) continue;
     const target = graph.getResource(targetType, targetName);
     if (!target) {
@@ -184,9 +232,7 @@ function linkValues(
       }
       continue;
     }
-    if (graph.getRelation(resource, relationType, target)) continue;
-    graph.upsertRelation(resource, relationType, target);
-    created++;
+    if (graph.ensureRelation(resource, relationType, target)) created++;
   }
   return { created, missing };
 }
