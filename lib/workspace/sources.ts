@@ -12,6 +12,7 @@ import { type Workspace, WorkspaceUnavailableError } from "./workspace.ts";
 import { ParseError } from "../formats/errors.ts";
 import { rejectNul } from "../formats/encoding.ts";
 import { addRootJsonInputs } from "./root_inputs.ts";
+import { aliasLayerFiles } from "./aliases.ts";
 
 /** Folders read into a layer (relative to the layer root). */
 export const LAYER_FOLDERS = [
@@ -151,8 +152,15 @@ export async function loadSourceSet(
     }
     const layer = await loadLayer(m.id, m.workspace, false);
     const aliases = m.resourceAliases;
+    // MP17: the dependency's type references are read through its aliases.
     moduleLayers.push(
-      aliases && Object.keys(aliases).length > 0 ? { ...layer, resourceAliases: aliases } : layer,
+      aliases && Object.keys(aliases).length > 0
+        ? {
+          ...layer,
+          ...aliasLayerFiles(layer.files, layer.manifestText, aliases),
+          resourceAliases: aliases,
+        }
+        : layer,
     );
   }
   return { modules: moduleLayers, data: await loadLayer("data", dataDir, true, moduleLayers) };

@@ -118,6 +118,7 @@ export class RuleEnvironment {
           ...(mod.description ? { description: mod.description } : {}),
         }
         : undefined,
+      resourceAliases: source.layer.resourceAliases,
     };
   }
 
