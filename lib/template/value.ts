@@ -10,6 +10,7 @@
  * @module
  */
 
+import { shortDecimal } from "./float_text.ts";
 /** An integral float (e.g. TOML `1.0`), which Tera keeps distinct from the int `1`. */
 export class TeraFloat {
   /** @param value the float value */
@@ -124,7 +125,7 @@ function digitsAndExponent(x: number): [string, number] {
 export function displayF64(x: number): string {
   // JS prints the same shortest digits without an exponent for 1e-6 <= |x| < 1e21.
   const a = x < 0 ? -x : x;
-  if (a >= 1e-6 && a < 1e21) return String(x);
+  if (a >= 1e-6 && a < 1e21) return shortDecimal(x) ?? String(x);
   if (Number.isNaN(x)) return "NaN";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   const sign = x < 0 || Object.is(x, -0) ? "-" : "";
@@ -141,7 +142,9 @@ export function displayF64(x: number): string {
 export function ryuF64(x: number): string {
   // Between 1e-5 and 1e16 ryu and JS agree on plain notation; ryu adds `.0` to integers.
   const a = x < 0 ? -x : x;
-  if (a >= 1e-5 && a < 1e16) return Number.isInteger(x) ? String(x) + ".0" : String(x);
+  if (a >= 1e-5 && a < 1e16) {
+    return Number.isInteger(x) ? String(x) + ".0" : shortDecimal(x) ?? String(x);
+  }
   if (!Number.isFinite(x)) return "null";
   const sign = x < 0 || Object.is(x, -0) ? "-" : "";
   if (x === 0) return sign + "0.0";

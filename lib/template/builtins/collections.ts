@@ -4,6 +4,7 @@
  * @module
  */
 
+import { parseShortDecimal } from "../float_text.ts";
 import { pointer } from "../runtime.ts";
 import {
   compareCodePoints,
@@ -245,6 +246,8 @@ function exactI64(digits: string, base: number, sign: number): number | null {
 
 /** Rust's `str::parse::<f64>` (no surrounding whitespace, `inf`/`nan` accepted). */
 export function parseRustFloat(s: string): number | null {
+  const quick = parseShortDecimal(s);
+  if (quick !== null) return quick;
   if (/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)$/.test(s)) return Number(s);
   const l = s.toLowerCase().replace(/^[+]/, "");
   if (l === "inf" || l === "infinity") return Infinity;
