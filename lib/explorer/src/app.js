@@ -44,10 +44,12 @@ async function show() {
     } else view = await overview(ctx);
     if (ctx.stale()) return;
     render(main, view);
+    main.dataset.route = location.hash || "#/";
     document.title = `${main.querySelector("h1")?.textContent || "explorer"} · graphsvc`;
   } catch (e) {
     if (ctx.stale()) return;
     render(main, h("h1", {}, "Not available"), notice("error", e.message || String(e)));
+    main.dataset.route = location.hash || "#/";
   } finally {
     if (!ctx.stale()) main.removeAttribute("aria-busy");
   }

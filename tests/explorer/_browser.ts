@@ -1,0 +1,165 @@
+/**
+ * Helpers of the explorer's browser tests: a real `cli.ts serve` process on a temporary copy of
+ * a workspace, and Debian's headless Chromium driven by puppeteer-core (no browser download).
+ */
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+
+/** Where setup (scripts/setup-oracles.sh) installs Chromium. */
+export const CHROMIUM = Deno.env.get("GRAPHSVC_CHROMIUM") ?? "/usr/bin/chromium";
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** Why the browser tests cannot run here, or `undefined` when they can. */
+export function missingBrowser(): string | undefined {
+  try {
+    Deno.statSync(CHROMIUM);
+    return undefined;
+  } catch {
+    return `no Chromium at ${CHROMIUM} (install Debian's chromium: scripts/setup-oracles.sh)`;
+  }
+}
+
+/** A running `cli.ts serve`. */
+export interface Server {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  /** The copied data directory. */
+  dataDir: string;
+  /** Stops the process and removes the copy. */
+  close(): Promise<void>;
+}
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyDir(`${from}/${e.name}`, `${to}/${e.name}`);
+    else if (e.isFile) await Deno.copyFile(`${from}/${e.name}`, `${to}/${e.name}`);
+  }
+}
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/**
+ * Copies `source` to a temporary directory, lets `prepare` adjust the copy, then serves it with
+ * `cli.ts --data-dir <copy> serve` on a free loopback port and waits until it is ready.
+ */
+export async function serve(
+  source: string,
+  prepare?: (dir: string) => Promise<void>,
+): Promise<Server> {
+  const dataDir = await Deno.makeTempDir({ prefix: "explorer-" });
+  await copyDir(source, dataDir);
+  await prepare?.(dataDir);
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}cli.ts`, "--data-dir", dataDir, "serve", "--port", String(port)],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const log: string[] = [];
+  const reading = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) log.push(chunk);
+  })();
+  const url = `http://127.0.0.1:${port}`;
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  for (let i = 0;; i++) {
+    try {
+      const res = await fetch(`${url}/readyz`);
+      await res.body?.cancel();
+      if (res.ok) break;
+    } catch { /* not listening yet */ }
+    if (exited || i > 300) {
+      if (!exited) child.kill();
+      await status;
+      await reading.catch(() => {});
+      throw new Error(`the server did not become ready:\n${log.join("")}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dataDir,
+    async close() {
+      if (!exited) child.kill();
+      await status;
+      await reading.catch(() => {});
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** A browser page that records console errors, page errors and every requested URL. */
+export interface Session {
+  /** The browser. */
+  browser: Browser;
+  /** The page. */
+  page: Page;
+  /** Console messages of type error and uncaught page errors. */
+  errors: string[];
+  /** Every URL the page requested. */
+  requests: string[];
+  /** Closes the browser and removes its profile. */
+  close(): Promise<void>;
+}
+
+/** Launches headless Chromium with a fresh profile and nothing that phones home. */
+export async function launch(): Promise<Session> {
+  const profile = await Deno.makeTempDir({ prefix: "explorer-chromium-" });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--user-data-dir=${profile}`,
+    ],
+  });
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console: ${m.text()} ${m.location()?.url ?? ""}`);
+  });
+  page.on("pageerror", (e) => errors.push(`page: ${e instanceof Error ? e.message : e}`));
+  page.on("request", (r) => requests.push(r.url()));
+  return {
+    browser,
+    page,
+    errors,
+    requests,
+    async close() {
+      await browser.close();
+      await Deno.remove(profile, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Hosts of requested URLs other than 127.0.0.1 (data: and about: URLs are local). */
+export function foreignHosts(requests: readonly string[]): string[] {
+  return requests
+    .filter((u) => !u.startsWith("data:") && !u.startsWith("about:"))
+    .map((u) => new URL(u).hostname)
+    .filter((h) => h !== "127.0.0.1");
+}
+
+/** Saves a screenshot to docs/explorer-<name>.png when GRAPHSVC_SCREENSHOTS=1. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (Deno.env.get("GRAPHSVC_SCREENSHOTS") !== "1") return;
+  await page.screenshot({ path: `${ROOT}docs/explorer-${name}.png` });
+}
