@@ -66,7 +66,7 @@ export function registerLiveService(
       return engine.current;
     },
     createTemplates: (params) => engine.createTemplates(params),
-    scheduleRebuild: () => engine.requestRebuild(),
+    scheduleRebuild: (changed) => engine.requestRebuild({ changed }),
     currentGeneration: () => engine.latestGeneration,
     enabled: options.writes ?? true,
   });

@@ -40,8 +40,11 @@ export interface WriteServiceOptions {
   context: () => WriteContext | Promise<WriteContext>;
   /** Creates a template renderer (for `name_template` keys). */
   createTemplates: (params: Readonly<Record<string, JsonValue>>) => TemplateRenderer;
-  /** Schedules a rebuild after a durable write; returns the generation that will contain it. */
-  scheduleRebuild: () => number;
+  /**
+   * Schedules a rebuild after a durable write; returns the generation that will contain it.
+   * `changed`: the data-directory paths the write changed (lets the build be incremental).
+   */
+  scheduleRebuild: (changed: readonly string[]) => number;
   /** Generation that already contains the current files (for writes that changed nothing). */
   currentGeneration: () => number;
   /** Whether asset writes are enabled (`admin_assets`, R60); default true. */
@@ -325,7 +328,7 @@ export class WriteService {
       targets,
       body,
     );
-    return { ...outcome, generation: this.#generationAfter(outcome.changed.length > 0) };
+    return { ...outcome, generation: this.#generationAfter(outcome.changed) };
   }
 
   /** Holds the locks of `paths` (sorted by the caller) one inside the other. */
@@ -397,7 +400,11 @@ export class WriteService {
         target: target.declaration,
         keySpec: keyOf?.spec,
       });
-      return { rows: table.editor.rowCount, generation: this.#generationAfter(changed), changed };
+      return {
+        rows: table.editor.rowCount,
+        generation: this.#generationAfter(changed ? [target.path] : []),
+        changed,
+      };
     });
   }
 
@@ -421,7 +428,7 @@ export class WriteService {
       return {
         file: target.file,
         rows: rows.length,
-        generation: this.#generationAfter(changed),
+        generation: this.#generationAfter(changed ? [target.path] : []),
         changed,
       };
     });
@@ -441,10 +448,11 @@ export class WriteService {
     });
   }
 
-  #generationAfter(changed: boolean): number {
-    if (changed) return this.#options.scheduleRebuild();
+  /** Generation containing a write that changed the files `changed` (none: a no-op write). */
+  #generationAfter(changed: readonly string[]): number {
+    if (changed.length > 0) return this.#options.scheduleRebuild(changed);
     const current = this.#options.currentGeneration();
-    return current > 0 ? current : this.#options.scheduleRebuild();
+    return current > 0 ? current : this.#options.scheduleRebuild([]);
   }
 
   /** Path of a file that may be written (R7): existing, or new in an existing folder. */
