@@ -116,3 +116,34 @@ Deno.test("answers of described endpoints match their documented schemas", async
     assert(checked.includes(path), `${path} was not checked`);
   }
 });
+
+Deno.test("R13/R21 JSON bodies are checked against their documented schemas (TypeBox)", async () => {
+  const { app, engine } = makeApp();
+  await engine.rebuild();
+  const send = (method: string, path: string, body: unknown) =>
+    app.fetch(
+      new Request(`http://localhost${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
+  const cases: [string, string, unknown, string, string | undefined][] = [
+    ["POST", "/api/mutations/service", [], "the body must be a JSON object", undefined],
+    ["POST", "/api/mutations/service", { name: "x", db: { a: 1 } }, "field 'db' must be", "db"],
+    ["POST", "/api/mutations/service", { name: "x", t: [{}] }, "field 't' must be", "t"],
+    ["POST", "/api/module-params", "x", "the body must be a JSON object", undefined],
+    ["PUT", "/api/module-params", { stage: ["DEV"] }, "field 'stage' must be", "stage"],
+  ];
+  for (const [method, path, body, detail, field] of cases) {
+    const res = await send(method, path, body);
+    assertEquals(res.status, 400, `${method} ${path} ${JSON.stringify(body)}`);
+    assertEquals(res.headers.get("content-type"), "application/problem+json");
+    const doc = await res.json();
+    assert(doc.detail.startsWith(detail), doc.detail);
+    assertEquals(doc.field, field);
+  }
+  const ok = await send("POST", "/api/mutations/service", { name: "web", tags: ["a", 1, null] });
+  assertEquals(ok.status, 201, await ok.clone().text());
+  await ok.body?.cancel();
+});

@@ -41,7 +41,7 @@ export const ModuleParams = Type.Record(Type.String(), ModuleParam);
 /** A JSON object of field values for a row (R10–R13). */
 export const RowFields = Type.Record(
   Type.String(),
-  Type.Union([Scalar, Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()]))]),
+  Type.Union([Scalar, Type.Array(Scalar)]),
   { description: "column → value; arrays of scalars become comma-separated cells (R13)" },
 );
 

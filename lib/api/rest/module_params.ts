@@ -15,6 +15,8 @@ import {
 } from "../../writes/module_params.ts";
 import { KeyedMutex } from "../../writes/keyed_mutex.ts";
 import { readJsonBody, writeAccepted, writeRefused } from "./write_responses.ts";
+import { bodyProblem } from "../openapi/body.ts";
+import { ModuleParamsUpdate } from "../openapi/schemas.ts";
 
 /** Registers the module parameter routes. `settled` resolves once a first build has finished. */
 export function registerModuleParamRoutes(
@@ -30,6 +32,13 @@ export function registerModuleParamRoutes(
   const update = async (request: Request): Promise<Response> => {
     const body = await readJsonBody(request);
     if (!body.ok) return body.response;
+    const refused = bodyProblem(
+      ModuleParamsUpdate, // the shape the API document gives (R21)
+      body.value,
+      "a JSON object of parameter values",
+      "a string, number, boolean or null",
+    );
+    if (refused) return refused;
     await settled();
     const manifest = engine.current.manifest;
     try {

@@ -9,6 +9,8 @@ import type { Context, Hono } from "hono";
 import type { JsonValue } from "../../graph/graph.ts";
 import type { WriteService } from "../../writes/service.ts";
 import { problem } from "../problem.ts";
+import { bodyProblem } from "../openapi/body.ts";
+import { RowFields } from "../openapi/schemas.ts";
 import { readJsonBody, writeAccepted, writeRefused } from "./write_responses.ts";
 
 function segment(c: Context, name: string): string | Response {
@@ -23,10 +25,14 @@ async function fieldsOf(request: Request): Promise<Record<string, JsonValue> | R
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const value = body.value;
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return problem(400, "bad-request", "the body must be a JSON object of field values");
-  }
-  return value as Record<string, JsonValue>;
+  // The shape the API document gives (R13): scalars, null or arrays of them per field.
+  const refused = bodyProblem(
+    RowFields,
+    value,
+    "a JSON object of field values",
+    "a string, number, boolean, null or an array of them (objects cannot be stored in a cell)",
+  );
+  return refused ?? value as Record<string, JsonValue>;
 }
 
 /** Registers the auto-CRUD routes. */
