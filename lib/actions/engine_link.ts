@@ -106,6 +106,7 @@ export function attachActionService(
     });
     return chain;
   };
+  service.whenRefreshed = () => chain;
   const unsubscribe = engine.subscribe((event) => {
     if (event.kind === "end" && event.ok) refresh();
   });

@@ -114,8 +114,9 @@ export class RunQueue {
     const queue = this.#queues.get(entry.key) ?? [];
     queue.push(entry);
     this.#queues.set(entry.key, queue);
+    const queued = this.#copy(entry.record);
     this.#pump(entry.key);
-    return { ...entry.record };
+    return queued;
   }
 
   /** Every record, newest first (AC13). */

@@ -133,6 +133,12 @@ export class ActionService {
     });
   }
 
+  /**
+   * Resolves once a refresh that is under way has ended (set by `attachActionService`, so that
+   * reads after a build see its actions).
+   */
+  whenRefreshed: () => Promise<void> = () => Promise.resolve();
+
   /** Errors of the last refresh (invalid files, duplicate names): those files are skipped. */
   get errors(): readonly ActionConfigError[] {
     return this.#errors;

@@ -94,7 +94,10 @@ export function registerActionRoutes(app: Hono, options: ActionRouteOptions = {}
     return undefined;
   };
 
-  app.get("/api/actions", (c) => c.json(service.list()));
+  app.get("/api/actions", async (c) => {
+    await service.whenRefreshed();
+    return c.json(service.list());
+  });
   app.get("/api/actions/runs", (c) => c.json(service.runs()));
   app.get("/api/actions/runs/:id", (c) => {
     const id = segment(c, "id");
@@ -122,6 +125,7 @@ export function registerActionRoutes(app: Hono, options: ActionRouteOptions = {}
     if (action instanceof Response) return action;
     const body = await inputsOf(c.req.raw);
     if (body instanceof Response) return body;
+    await service.whenRefreshed();
     try {
       if (c.req.query("download") === "true") {
         const header = c.req.header("x-runner-key");

@@ -189,10 +189,6 @@ export function denoActionRunner(
         } catch (e) {
           return { exitCode, error: "spawn_failed", detail: mask((e as Error).message) };
         }
-        if (!started) {
-          started = true;
-          req.onStarted?.({ runDir, socketPath });
-        }
         let reason: "timeout" | "stopped" | undefined;
         let killTimer: ReturnType<typeof setTimeout> | undefined;
         const kill = (why: "timeout" | "stopped") => {
@@ -208,6 +204,11 @@ export function denoActionRunner(
         };
         const onAbort = () => kill("stopped");
         req.signal.addEventListener("abort", onAbort);
+        if (!started) {
+          started = true;
+          req.onStarted?.({ runDir, socketPath });
+        }
+        if (req.signal.aborted) onAbort();
         const timer = req.timeoutMs !== undefined
           ? setTimeout(() => kill("timeout"), req.timeoutMs)
           : undefined;
