@@ -12,6 +12,9 @@ import { VERSION } from "./lib/version.ts";
 import { createUnixFetch } from "./lib/runtime/deno/unix_fetch.ts";
 import { denoSchemaFetcher } from "./lib/runtime/deno/schema_fetch.ts";
 import type { McpOptions } from "./lib/mcp/http.ts";
+import { attachActionService } from "./lib/actions/engine_link.ts";
+import type { SecretSource } from "./lib/actions/ports.ts";
+import { denoActionRunner } from "./lib/runtime/deno/action_runner.ts";
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
@@ -40,6 +43,8 @@ export interface ServeOptions {
   limits?: Partial<ConnectionLimits>;
   /** The MCP endpoint's options (`write`: `--mcp-write`). */
   mcp?: McpOptions;
+  /** The vault's secret lookup for action bundles (AC20); without it, runs needing secrets fail. */
+  actionSecrets?: SecretSource;
 }
 
 /**
@@ -115,7 +120,15 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
   const bound = listener.addr as Deno.NetAddr;
+  // Actions re-expand after every build; the local runner's key lives in the data directory.
+  const location = engine.workspace.location;
+  const actions = attachActionService(engine, {
+    runner: denoActionRunner({ dataDir: location.startsWith("/") ? location : undefined }),
+    secrets: options.actionSecrets,
+    log: options.log,
+  }).service;
   const app = createApp(engine, {
+    actions,
     edition: options.edition,
     version: VERSION,
     features: features(options.edition, options.live ?? {}),
@@ -154,6 +167,7 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     ? watchForChanges(engine, options.watchDir, options.log)
     : undefined;
   await Promise.all([server.finished, front.finished]);
+  await actions.stopAll(); // running actions and services end with the server (AC30, AC31)
   await Deno.remove(socketDir, { recursive: true }).catch(() => {});
   watcher?.close();
   for (const s of signals) Deno.removeSignalListener(s, stop);

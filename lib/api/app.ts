@@ -22,6 +22,9 @@ import { registerOpenApiRoutes } from "./openapi/http.ts";
 import type { SchemaFetcher } from "../schema/sources.ts";
 import { type AppRouteOptions, registerAppRoutes } from "../apps/http.ts";
 import { type McpOptions, registerMcpRoutes } from "../mcp/http.ts";
+import { registerActionRoutes } from "./rest/actions.ts";
+import type { ActionService } from "../actions/service.ts";
+import { actionSockets, mcpActions } from "../actions/engine_link.ts";
 import { registerResourceRoutes } from "./rest/resource.ts";
 import { explorerPage, registerExplorerRoutes } from "../explorer/http.ts";
 
@@ -41,6 +44,8 @@ export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOp
   apps?: AppRouteOptions;
   /** The MCP endpoint (`write`: `saveAsset`, `--mcp-write`). */
   mcp?: McpOptions;
+  /** Actions (`/api/actions`, MCP action tools, `action://` routes); none listed when absent. */
+  actions?: ActionService;
   /** Reads remote schema locations for `/api/validate-workspace` (Git, files outside modules). */
   schemaFetcher?: SchemaFetcher;
   /** Receives one `info` line per request (method, path, status, duration); none when absent. */
@@ -92,7 +97,10 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
     }),
   );
   const live = registerLiveService(app, engine, options);
-  registerMcpRoutes(app, engine, live, options.mcp ?? {}, info); // `/mcp` (R70–R74)
+  const actions = options.actions;
+  const mcp = actions ? { actions: mcpActions(actions), ...options.mcp } : options.mcp ?? {};
+  registerMcpRoutes(app, engine, live, mcp, info); // `/mcp` (R70–R74)
+  registerActionRoutes(app, { ...options, service: actions }); // `/api/actions` (AC10–AC13)
   registerGraphQLRoutes(app, engine, options.readStaticAsset, live.mutationMode);
   registerAssetReadRoutes(app, engine.workspace);
   registerInfoRoutes(app, engine, info);
@@ -103,7 +111,8 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   registerResourceRoutes(app, engine, options.generationWaitMs); // explorer reads, `/api/search`
   registerOpenApiRoutes(app, info); // `/api/openapi.json`, `/api/docs`
   registerExplorerRoutes(app); // `/explorer`: also the page at `/` when no app is mounted there
-  registerAppRoutes(app, engine, { rootPage: explorerPage, ...options.apps }); // register last
+  const sockets = actions ? { actions: actionSockets(actions) } : {};
+  registerAppRoutes(app, engine, { rootPage: explorerPage, ...sockets, ...options.apps }); // last
 
   app.notFound((c) => {
     const path = c.req.path;
