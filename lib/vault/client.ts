@@ -169,12 +169,20 @@ export class VaultClient {
       const salt = random(16);
       const kdf = this.#config.kdf ?? DEFAULT_KDF;
       pair = deriveKeyPair(this.#config.password, salt, kdf);
-      await this.#ok("POST", "/vault/v1/clients", {
+      const registered = await this.#call("POST", "/vault/v1/clients", {
         name,
         public_key: toBase64(pair.publicKey),
         salt: toBase64(salt),
         kdf,
       });
+      // Another login of this client registered first: log in with its registration.
+      if (registered.status === 409) return await this.#login();
+      if (registered.status !== 201) {
+        throw new VaultClientError(
+          "server",
+          `vault: HTTP ${registered.status} registering '${name}'`,
+        );
+      }
     } else if (info.status === 200) {
       const kdf = info.json.kdf as KdfParams;
       pair = deriveKeyPair(this.#config.password, fromBase64(String(info.json.salt)), kdf);

@@ -118,7 +118,7 @@ export function registerVaultRoutes(app: Hono, vault: VaultServer): void {
     "/vault/v1/session",
     route(async (c) => {
       const b = await body(c);
-      return c.json(await vault.login(str(b, "client"), str(b, "answer")));
+      return c.json(vault.login(str(b, "client"), str(b, "answer")));
     }),
   );
   app.post(

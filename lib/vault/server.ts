@@ -3,7 +3,9 @@
  * challenge-response login (a nonce sealed to the client's public key; only the holder of the
  * password-derived key opens it), sessions, collections, encrypted secrets, invites and roles.
  * Every mutation is persisted through the {@link VaultStore} before it is acknowledged. Tokens
- * are kept only as SHA-256 digests and compared in constant time; no message repeats one.
+ * are kept only as SHA-256 digests and found by digest, so lookup timing says nothing about a
+ * token (the constant-time property of lib/api/auth.ts, without a linear scan); no message repeats
+ * one.
  *
  * @module
  */
@@ -19,7 +21,6 @@ import {
   type VaultState,
   type VaultStore,
 } from "./state.ts";
-import { tokensEqual } from "../api/auth.ts";
 
 /** A refused vault request. */
 export class VaultHttpError extends Error {
@@ -47,6 +48,7 @@ export interface VaultServerOptions {
 }
 
 const CHALLENGE_TTL_MS = 60_000;
+const MAX_CHALLENGES = 10_000;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /**
@@ -65,7 +67,8 @@ export class VaultServer {
   readonly #store: VaultStore;
   readonly #now: () => number;
   readonly #ttl: number;
-  readonly #challenges = new Map<string, { digest: string; expires: number }>();
+  /** Pending challenges by the digest of their nonce (several logins of a client may overlap). */
+  readonly #challenges = new Map<string, { client: string; expires: number }>();
   readonly #sessions = new Map<string, { client: string; expires: number }>();
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -127,19 +130,26 @@ export class VaultServer {
     const c = this.#state.clients[client];
     if (!c) throw new VaultHttpError(404, "not-found", `client '${client}' is not registered`);
     const nonce = random(32);
-    this.#challenges.set(client, {
-      digest: sha256Hex(toBase64(nonce)),
-      expires: this.#now() + CHALLENGE_TTL_MS,
+    const now = this.#now();
+    // Unauthenticated callers may ask for challenges: expired ones go, and the map is bounded.
+    for (const [k, v] of this.#challenges) if (v.expires <= now) this.#challenges.delete(k);
+    while (this.#challenges.size >= MAX_CHALLENGES) {
+      this.#challenges.delete(this.#challenges.keys().next().value!);
+    }
+    this.#challenges.set(sha256Hex(toBase64(nonce)), {
+      client,
+      expires: now + CHALLENGE_TTL_MS,
     });
     return sealTo(nonce, decodeKey(c.public_key));
   }
 
   /** Answers a challenge: a session token when the answer is the opened nonce. */
-  async login(client: string, answer: string): Promise<{ token: string; expires_at: string }> {
-    const pending = this.#challenges.get(client);
-    this.#challenges.delete(client); // one attempt per challenge
+  login(client: string, answer: string): { token: string; expires_at: string } {
+    const digest = sha256Hex(answer);
+    const pending = this.#challenges.get(digest);
+    this.#challenges.delete(digest); // one use per challenge
     const ok = pending !== undefined && pending.expires > this.#now() &&
-      await tokensEqual(sha256Hex(answer), pending.digest);
+      pending.client === client;
     if (!ok) throw new VaultHttpError(401, "unauthorized", "login failed");
     const token = toBase64Url(random(32));
     const expires = this.#now() + this.#ttl;

@@ -26,9 +26,9 @@ import { decryptSecret, encryptSecret, random } from "../../lib/vault/crypto.ts"
 
 const FAST = { alg: "argon2id" as const, m: 256, t: 1, p: 1 };
 
-async function setup() {
+async function setup(clock?: { now: number }) {
   const store = new MemoryVaultStore();
-  const server = await VaultServer.open(store);
+  const server = await VaultServer.open(store, clock ? { now: () => clock.now } : {});
   const app = new Hono();
   registerVaultRoutes(app, server);
   const fetcher =
@@ -207,4 +207,18 @@ Deno.test("AC20/GN16: the secret source and provider read through the vault; fai
   assert(
     messages.length === 1 && !messages[0].includes("the-value") && !messages[0].includes("bad"),
   );
+});
+
+Deno.test("AC62: an expired invite grants nothing; overlapping logins of one client both succeed", async () => {
+  const clock = { now: Date.now() };
+  const { client } = await setup(clock);
+  const admin = client("admin", "a");
+  await admin.createCollection("app");
+  await admin.putSecret("app", "db", "v");
+  const token = await admin.invite("app", "late", "1h");
+  clock.now += 2 * 3_600_000;
+  assertEquals(await client("late", "l", token).getSecret("app", "db"), undefined);
+  // Two sessions of the same client logging in at once (e.g. parallel generators).
+  const [a, b] = await Promise.all([client("ci", "c").session(), client("ci", "c").session()]);
+  assert(a.token !== b.token);
 });
