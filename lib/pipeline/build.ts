@@ -23,6 +23,8 @@ import { autoLinkSteps, type RetypeRule } from "./linking.ts";
 import { resolveParams } from "./params.ts";
 import { readJsonInput } from "./inputs.ts";
 import { describeError } from "./errors.ts";
+import { validateInputs } from "../workspace/input_validation.ts";
+import { requirementIssues } from "../workspace/requirements.ts";
 import {
   isSteps,
   runSteps,
@@ -202,6 +204,12 @@ export function* buildSteps(
     for (const w of manifest.warnings) {
       issues.warn(w.code, w.message, { file: w.file, line: w.line, phase: "modules" });
     }
+    // Composition conflicts (MP25, MP33) and overridden declarations.
+    for (const c of manifest.composition) {
+      if (c.severity === "error") {
+        issues.error(c.code, c.message, { file: c.file, phase: "modules" });
+      } else issues.warn(c.code, c.message, { file: c.file, phase: "modules" });
+    }
   } catch (e) {
     if (!(e instanceof ParseError)) throw e;
     issues.error(e.code, e.reason, {
@@ -223,6 +231,10 @@ export function* buildSteps(
     }
   }
   const params = resolveParams(manifest, options.params ?? {}, issues);
+  // Declared JSON inputs are validated before any phase (MP39).
+  for (const i of validateInputs(sources, manifest)) {
+    issues.error(i.code, i.message, { file: i.file, phase: "inputs" });
+  }
   const inputCache = new Map<string, { path: string; value: JsonValue } | undefined>();
   const ctx: PhaseContext = {
     graph,
@@ -296,6 +308,10 @@ export function* buildSteps(
   }
   yield* runRulePhase(ctx, "output", phases.outputs && (() => phases.outputs!(ctx)), guarded);
 
+  // `[requirements.<type>]` are checked on the finished graph (MP41).
+  for (const r of requirementIssues(manifest, graph)) {
+    issues.warn(r.code, r.message, { phase: "requirements" });
+  }
   graph.seal();
   const all = [...issues.all];
   const errors = all.filter((i) => i.severity === "error");

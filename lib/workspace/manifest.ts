@@ -9,6 +9,7 @@ import type { JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
 import { checkTomlDepth } from "../formats/toml_depth.ts";
 import type { Layer } from "./sources.ts";
+import { type CompositionIssue, DeclarationTracker } from "./composition.ts";
 import {
   manifestKeyWarnings,
   type ManifestWarning,
@@ -16,6 +17,7 @@ import {
 } from "./manifest_keys.ts";
 
 export type { ManifestWarning } from "./manifest_keys.ts";
+export type { CompositionIssue } from "./composition.ts";
 
 /** A declared column of an asset file (reference MP30–MP31). */
 export interface ColumnDeclaration {
@@ -81,6 +83,11 @@ export interface ModuleManifest {
   raw: Map<string, Record<string, JsonValue>>;
   /** Keys the engine does not read: unknown, or documented but not implemented (MP8). */
   warnings: ManifestWarning[];
+  /**
+   * Composition problems (composition.ts): `param_conflict` and `module_conflict` errors
+   * (configuration errors: the run aborts, CL21), `declaration_overridden` warnings.
+   */
+  composition: CompositionIssue[];
 }
 
 /** An empty manifest (no layer declares anything). */
@@ -94,6 +101,7 @@ export function emptyManifest(): ModuleManifest {
     generators: [],
     raw: new Map(),
     warnings: [],
+    composition: [],
   };
 }
 
@@ -165,11 +173,13 @@ function parseColumns(raw: JsonValue | undefined): Map<string, ColumnDeclaration
  */
 export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
   const out = emptyManifest();
+  const tracker = new DeclarationTracker(out.composition);
   for (const layer of layers) {
     out.warnings.push(...unusedFolderWarnings(layer));
     if (layer.manifestText === undefined) continue;
     const file = layer.isDataDir ? "module.toml" : `${layer.id}/module.toml`;
     const doc = parseTomlDocument(layer.manifestText, file);
+    tracker.layer(layer.id, file);
     out.raw.set(layer.id, doc);
     out.warnings.push(...manifestKeyWarnings(doc, layer.manifestText, file));
     const mod = isTable(doc.module) ? doc.module : {};
@@ -193,6 +203,7 @@ export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
         };
         if (!prev) out.params.set(name, decl);
         else {
+          tracker.param(prev, decl, file);
           prev.required ||= decl.required;
           prev.description ??= decl.description;
           if (prev.default === undefined) prev.default = decl.default;
@@ -206,8 +217,8 @@ export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
     }
     if (isTable(doc.assets)) {
       for (const [fileName, spec] of Object.entries(doc.assets)) {
-        if (!isTable(spec) || out.assets.has(fileName)) continue;
-        out.assets.set(fileName, {
+        if (!isTable(spec)) continue;
+        const decl: AssetDeclaration = {
           file: fileName,
           resourceType: typeof spec.resource_type === "string" ? spec.resource_type : undefined,
           nameTemplate: typeof spec.name_template === "string" ? spec.name_template : undefined,
@@ -215,19 +226,37 @@ export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
           matchOn: spec.match_on,
           columns: parseColumns(spec.columns),
           layer: layer.id,
-        });
+        };
+        // The first declaration in load order wins; conflicts and overrides are reported (MP33).
+        tracker.asset(out.assets.get(fileName), decl, file);
+        if (!out.assets.has(fileName)) out.assets.set(fileName, decl);
       }
     }
     for (const key of ["inputs", "input"]) {
       const table = doc[key];
       if (!isTable(table)) continue;
       for (const [fileName, spec] of Object.entries(table)) {
-        if (isTable(spec) && !out.inputs.has(fileName)) out.inputs.set(fileName, spec);
+        if (!isTable(spec)) continue;
+        tracker.input(fileName, out.inputs.get(fileName), spec, layer.id, file);
+        if (!out.inputs.has(fileName)) out.inputs.set(fileName, spec);
       }
     }
     if (isTable(doc.requirements)) {
       for (const [type, spec] of Object.entries(doc.requirements)) {
-        if (isTable(spec)) out.requirements.set(type, spec);
+        if (isTable(spec)) {
+          out.requirements.set(type, mergeRequirement(out.requirements.get(type), spec));
+        }
+      }
+    }
+    // MP42: `[[requirement]] type = "<type>", properties = [..]` means the same.
+    if (Array.isArray(doc.requirement)) {
+      for (const spec of doc.requirement) {
+        if (!isTable(spec) || typeof spec.type !== "string") continue;
+        const { type: t, ...rest } = spec;
+        out.requirements.set(
+          t as string,
+          mergeRequirement(out.requirements.get(t as string), rest),
+        );
       }
     }
     if (isTable(doc.generator)) {
@@ -236,5 +265,19 @@ export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
       }
     }
   }
+  tracker.finish(out.assets);
   return out;
+}
+
+/** Two requirement tables on one type: the union of their properties. */
+function mergeRequirement(
+  prev: Record<string, JsonValue> | undefined,
+  spec: Record<string, JsonValue>,
+): Record<string, JsonValue> {
+  if (!prev) return spec;
+  const props = [
+    ...(Array.isArray(prev.properties) ? prev.properties : []),
+    ...(Array.isArray(spec.properties) ? spec.properties : []),
+  ];
+  return { ...spec, ...prev, properties: [...new Set(props)] };
 }
