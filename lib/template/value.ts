@@ -11,6 +11,7 @@
  */
 
 import { shortDecimal } from "./float_text.ts";
+import { jsonReady, NOT_READY } from "./json_fast.ts";
 /** An integral float (e.g. TOML `1.0`), which Tera keeps distinct from the int `1`. */
 export class TeraFloat {
   /** @param value the float value */
@@ -259,45 +260,9 @@ const MAX_JSON_DEPTH = 256;
 /** serde_json serialisation (sorted keys; `pretty` = two-space indentation). */
 export function toJson(v: unknown, pretty = false): string {
   if (pretty) return writeJson(v, "\n", 0);
-  const keys = new Set<string>();
-  if (!nativeJsonAgrees(v, 0, keys)) return writeCompact(v, 0);
-  // A replacer list orders every object's keys as listed (absent keys are skipped).
-  return JSON.stringify(v, [...keys].sort(compareCodePoints));
-}
-
-/**
- * True when `JSON.stringify` with the sorted list of all keys (collected into `keys`) prints `v`
- * exactly as serde_json would: plain objects and arrays, no key that `Object.prototype` has,
- * and numbers that JS and ryu print alike (ints, non-integral floats between 1e-5 and 1e16).
- * Integral floats (`TeraFloat`), other floats, class instances and deep nesting take the
- * general path.
- */
-function nativeJsonAgrees(v: unknown, depth: number, keys: Set<string>): boolean {
-  if (typeof v === "string" || typeof v === "boolean" || v === null) return true;
-  if (typeof v === "number") {
-    if (isInt(v)) return v > -9007199254740992 && v < 9007199254740992;
-    const a = v < 0 ? -v : v;
-    return a >= 1e-5 && a < 1e16;
-  }
-  if (typeof v !== "object" || depth > 64) return false;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (v[i] === undefined || !nativeJsonAgrees(v[i], depth + 1, keys)) return false;
-    }
-    return true;
-  }
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return false;
-  const o = v as TObject;
-  for (const k in o) {
-    if (!keys.has(k)) {
-      if (k in Object.prototype) return false;
-      keys.add(k);
-    }
-    const x = o[k];
-    if (x !== undefined && !nativeJsonAgrees(x, depth + 1, keys)) return false;
-  }
-  return true;
+  const ready = jsonReady(v);
+  if (ready === NOT_READY) return writeCompact(v, 0);
+  return ready === undefined ? "null" : JSON.stringify(ready);
 }
 
 /** Quoted JSON keys already seen (keys repeat across the objects of an array). */
@@ -322,8 +287,11 @@ function orderedKeys(o: TObject): string[] {
   return keys;
 }
 
-/** `toJson` without indentation: one string built left to right. */
-function writeCompact(v: unknown, depth: number): string {
+/**
+ * `toJson` without indentation by the general writer (one string built left to right): used
+ * when `jsonReady` declines, and as the reference of its tests.
+ */
+export function writeCompact(v: unknown, depth: number): string {
   if (depth > MAX_JSON_DEPTH) throw new RangeError("value nested too deeply to serialise");
   if (typeof v === "string") return JSON.stringify(v);
   if (typeof v === "number") return isInt(v) ? intToString(v) : ryuF64(v);
