@@ -175,13 +175,12 @@ export function* assetPhaseSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
     parseCsvTableSteps,
   );
   const assetTypes = new Set(files.map((a) => a!.type));
-  const names = new Map<string, string>(); // keys and relation cells, interned
   const assets: LoadedAsset[] = [];
   for (let i = 0; i < files.length; i++) {
     const { parsed: table, ...asset } = files[i]!;
     files[i] = undefined; // released once loaded
     const loaded = { ...asset, csv: { header: table.header, rows: [], errors: table.errors } };
-    yield* loadRows(ctx, loaded, table, assetTypes, names);
+    yield* loadRows(ctx, loaded, table, assetTypes);
     assets.push(loaded);
   }
   return assets;
@@ -193,7 +192,8 @@ const ROWS_PER_STEP = 16;
 /*
  * What the loader does with the cells of one column, decided once per file: `_`-prefixed columns
  * are only seen by templates (A15); declared ones are converted to their type (A13); columns
- * named like another asset type hold names of resources (A17–A18), interned with the keys; any
+ * named like another asset type hold names of resources (A17–A18; auto-linking shares their
+ * strings with the names of the resources they link to, see linking.ts); any
  * other cell is kept as it is, interned while its column has few distinct values.
  */
 const STRIPPED = 0;
@@ -209,7 +209,6 @@ function* loadRows(
   asset: LoadedAsset,
   table: CsvTable,
   assetTypes: ReadonlySet<string>,
-  names: Map<string, string>,
 ): Steps<void> {
   const { declaration, file, type } = asset;
   const { header, cells, lines } = table;
@@ -248,7 +247,8 @@ function* loadRows(
         ? RELATION
         : PLAIN,
     );
-    interned.push(kinds[kinds.length - 1] === PLAIN ? new Map() : undefined);
+    const unique = column === header[keyIndex]; // the key column: one value per row
+    interned.push(kinds[kinds.length - 1] === PLAIN && !unique ? new Map() : undefined);
   }
   const intern = (map: Map<string, string>, value: string): string => {
     const known = map.get(value);
@@ -288,27 +288,25 @@ function* loadRows(
         case RELATION: {
           if (cell.indexOf(",") < 0 && cell.indexOf("[") < 0) {
             // One name at most: the list rule only trims it.
-            properties[header[i]] = intern(names, cell.trim());
+            properties[header[i]] = cell.trim();
             break;
           }
           const list = splitNames(cell);
-          properties[header[i]] = list.length > 1
-            ? list.map((name) => intern(names, name))
-            : intern(names, cell.trim());
+          // An exact-length copy: the list was grown by push (16 spare slots).
+          properties[header[i]] = list.length > 1 ? list.slice() : cell.trim();
           break;
         }
         default: {
-          const map = i === keyIndex ? names : interned[i];
+          const map = interned[i];
           if (!map) properties[header[i]] = cell;
           else {
             properties[header[i]] = intern(map, cell);
-            if (map !== names && map.size > INTERN_LIMIT) interned[i] = undefined;
+            if (map.size > INTERN_LIMIT) interned[i] = undefined;
           }
         }
       }
     }
     let key = cells[at + keyIndex].trim();
-    if (kinds[keyIndex] !== RELATION) key = intern(names, key);
     // Templates of the declaration see the row's raw cells and the module parameters.
     let context: Record<string, unknown> | undefined;
     const rowContext = () => (context ??= assetRowContext(ctx.params, rawRow(header, cells, at)));

@@ -105,7 +105,7 @@ export function* autoLinkSteps(
     for (const r of ofType.values()) targetTypes.add(r.targetType);
   }
   const state = linkState(graph, types, rules);
-  let created = 0;
+  const run: LinkRun = { graph, issues, options, created: 0 };
   // Only resources that exist now (relations created below add none), and of those only the ones
   // changed since the last run over this graph or with names that did not resolve then: an
   // unchanged resource whose names all resolved has nothing new to link.
@@ -127,15 +127,13 @@ export function* autoLinkSteps(
       const targetType = rule ? rule.targetType : key;
       if (!targetTypes.has(targetType)) continue;
       const relationType = rule ? rule.newType : key;
-      const r = linkValues(graph, issues, resource, key, targetType, relationType, options);
-      created += r.created;
-      if (r.missing) complete = false;
+      if (!linkValues(run, resource, key, targetType, relationType)) complete = false;
     }
     if (complete) state.incomplete.delete(resource.id);
     else state.incomplete.add(resource.id);
   }
   state.clock = graph.clock;
-  return created;
+  return run.created;
 }
 
 const UNDERSCORE = 95;
@@ -207,32 +205,71 @@ function isPlainName(s: string): boolean {
   return s.indexOf(",") < 0 && s.indexOf("[") < 0;
 }
 
+/**
+ * Lets the property value naming `name` hold the target's own name string instead of an equal
+ * copy (a cell parsed from another file): the same value, one string in memory instead of two.
+ * Only plain values are touched — a string, or a string element of an array.
+ */
+function shareName(resource: Resource, key: string, value: JsonValue, name: string): void {
+  if (typeof value === "string") {
+    if (value === name) (resource.properties as Record<string, JsonValue>)[key] = name;
+  } else if (Array.isArray(value) && !Object.isFrozen(value)) {
+    const i = value.indexOf(name);
+    if (i >= 0) value[i] = name;
+  }
+}
+
+/** One auto-link run: where it links and what it counted. */
+interface LinkRun {
+  graph: Graph;
+  issues: IssueCollector;
+  options: AutoLinkOptions;
+  created: number;
+}
+
+/** Links the names of one property; false when one of them names no resource. */
 function linkValues(
-  graph: Graph,
-  issues: IssueCollector,
+  run: LinkRun,
   resource: Resource,
   key: string,
   targetType: string,
   relationType: string,
-  options: AutoLinkOptions,
-): { created: number; missing: boolean } {
-  let created = 0;
-  let missing = false;
-  for (const targetName of namesOf(resource.properties[key])) {
-    if (targetType === resource.type && targetName === resource.name) continue;
-    const target = graph.getResource(targetType, targetName);
-    if (!target) {
-      missing = true;
-      if (options.warnMissing !== false) {
-        issues.warn(
-          "relation_target_missing",
-          `${resource.type} '${resource.name}': ${key} = '${targetName}' names no ${targetType}`,
-          { phase: options.phase },
-        );
-      }
-      continue;
-    }
-    if (graph.ensureRelation(resource, relationType, target)) created++;
+): boolean {
+  const value = resource.properties[key];
+  if (typeof value === "string" && isPlainName(value)) {
+    // One name at most (what asset cells hold): no list to allocate.
+    const name = value.trim();
+    return name === "" || linkName(run, resource, key, value, name, targetType, relationType);
   }
-  return { created, missing };
+  let complete = true;
+  for (const name of namesOf(value)) {
+    if (!linkName(run, resource, key, value, name, targetType, relationType)) complete = false;
+  }
+  return complete;
+}
+
+function linkName(
+  run: LinkRun,
+  resource: Resource,
+  key: string,
+  value: JsonValue | undefined,
+  targetName: string,
+  targetType: string,
+  relationType: string,
+): boolean {
+  if (targetType === resource.type && targetName === resource.name) return true;
+  const target = run.graph.getResource(targetType, targetName);
+  if (!target) {
+    if (run.options.warnMissing !== false) {
+      run.issues.warn(
+        "relation_target_missing",
+        `${resource.type} '${resource.name}': ${key} = '${targetName}' names no ${targetType}`,
+        { phase: run.options.phase },
+      );
+    }
+    return false;
+  }
+  if (value !== undefined) shareName(resource, key, value, target.name);
+  if (run.graph.ensureRelation(resource, relationType, target)) run.created++;
+  return true;
 }
