@@ -1,10 +1,12 @@
 /**
- * Parsing `--module-params` values (reference MP26): a JSON object literal, `@file` (JSON), or
- * `k=v[,k=v…]` pairs. Later occurrences override earlier keys.
+ * Parsing `--module-params` values (reference MP26): a JSON object literal, `@file` (JSON, or TOML
+ * when the file name ends in `.toml`), or `k=v[,k=v…]` pairs. Later occurrences override earlier
+ * keys.
  *
  * @module
  */
 import type { JsonValue } from "../graph/graph.ts";
+import { parseTomlDocument } from "../workspace/manifest.ts";
 
 /** Thrown for a `--module-params` value that cannot be parsed. */
 export class ModuleParamsError extends Error {
@@ -33,6 +35,15 @@ export function parseModuleParams(
     const path = text.slice(1);
     const content = readFile(path);
     if (content === undefined) throw new ModuleParamsError(`cannot read parameter file '${path}'`);
+    if (/\.toml$/i.test(path)) {
+      try {
+        return parseTomlDocument(content, path);
+      } catch (e) {
+        throw new ModuleParamsError(
+          `parameter file '${path}' is not valid TOML: ${e instanceof Error ? e.message : e}`,
+        );
+      }
+    }
     return parseObject(content, `parameter file '${path}'`);
   }
   if (text.startsWith("{")) return parseObject(text, "--module-params");
