@@ -33,6 +33,17 @@ import { registerSchemaCommands } from "./lib/cli/schema_commands.ts";
 import { denoSchemaIO } from "./lib/runtime/deno/schema_fetch.ts";
 import { GeneratorConfigError, GeneratorScheduler, loadGenerators } from "./lib/generators/mod.ts";
 import { denoGeneratorHost } from "./lib/runtime/deno/generators.ts";
+import { chainSecretProviders, envSecretProvider } from "./lib/generators/secrets.ts";
+import {
+  VaultClient,
+  vaultConfigFromEnv,
+  vaultSecretProvider,
+  vaultSecretSource,
+} from "./lib/vault/client.ts";
+import { VaultServer } from "./lib/vault/server.ts";
+import { VaultStateError } from "./lib/vault/state.ts";
+import { FileVaultStore } from "./lib/runtime/deno/vault_store.ts";
+import { registerVaultCommands } from "./lib/cli/vault_commands.ts";
 import {
   type ModContext,
   registerModCommands,
@@ -150,6 +161,7 @@ interface GlobalOptions {
   logFormat: string;
   maxLoop: number;
   generators: boolean;
+  vault?: string;
 }
 
 /** The generator scheduler of each engine made by {@link createEngine} (GN4–GN8). */
@@ -184,6 +196,7 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
     host: denoGeneratorHost(opts.dataDir),
     env: Deno.env.toObject(),
     params: () => engine.params,
+    secrets: vaultSecrets(),
   });
   const engine: GraphEngine = new GraphEngine({
     // Every build first bootstraps missing starter data (MP35), then runs generators (GN4).
@@ -205,6 +218,43 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
   });
   if (scheduler) schedulers.set(engine, scheduler);
   return engine;
+}
+
+/**
+ * The generators' secrets (GN16): the vault first when `GRAPHSVC_VAULT_*` configure a client
+ * (AC61), then `GRAPHSVC_SECRET_*` variables; `undefined` keeps the scheduler's default.
+ */
+function vaultSecrets() {
+  const env = Deno.env.toObject();
+  const client = vaultClient();
+  if (!client) return undefined;
+  const vault = vaultSecretProvider(client, (m) => console.error(`WARN ${m}`));
+  return chainSecretProviders(vault, envSecretProvider(env));
+}
+
+let sharedVaultClient: VaultClient | undefined;
+
+/** One vault client per process, configured by `GRAPHSVC_VAULT_*` (AC61); none without them. */
+function vaultClient(): VaultClient | undefined {
+  const config = vaultConfigFromEnv(Deno.env.toObject());
+  if (!config) return undefined;
+  return sharedVaultClient ??= new VaultClient(config);
+}
+
+function writeAll(fd: typeof Deno.stdout, text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  for (let off = 0; off < bytes.length;) off += fd.writeSync(bytes.subarray(off));
+}
+
+/** The built-in vault server of `--vault <state.json>` (AC60); a bad state file is exit 2. */
+async function openVault(path: string | undefined): Promise<VaultServer | undefined> {
+  if (!path) return undefined;
+  try {
+    return await VaultServer.open(new FileVaultStore(path));
+  } catch (e) {
+    if (e instanceof VaultStateError) throw new UsageError(`--vault: ${e.message}`);
+    throw e;
+  }
 }
 
 /**
@@ -250,7 +300,12 @@ async function checkConfiguration(
     if (e instanceof ParseError) throw new UsageError(e.message);
     throw e;
   }
-  const errors = parameterErrors(manifest, params);
+  // Composition conflicts (param_conflict, module_conflict) are configuration errors too.
+  const errors = [
+    ...manifest.composition.filter((c) => c.severity === "error")
+      .map((c) => `${c.file}: ${c.code}: ${c.message}`),
+    ...parameterErrors(manifest, params),
+  ];
   if (errors.length > 0) throw new UsageError(errors.join("\n"));
   try {
     await loadGenerators(workspace, modules, params);
@@ -400,6 +455,9 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       envOption("--max-loop <n>", "maximum model phase passes").argParser(positiveInt).default(8),
     )
     .addOption(envOption("--no-generators", "do not run [generator.*] tables before builds"))
+    .addOption(
+      new Option("--vault <state.json>", "serve the built-in vault at /vault (state file)"),
+    )
     .addOption(envOption("--offline", "use only local modules and the module cache (MP13)"))
     .exitOverride()
     .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) })
@@ -445,8 +503,15 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
         "open connections allowed per client address (more get 503)",
       ).argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.maxConnectionsPerClient),
     )
+    .addOption(
+      envOption(
+        "--shutdown-grace <ms>",
+        "on SIGINT/SIGTERM, ms in-flight requests may take to finish (a second signal: at once)",
+      ).argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.shutdownGraceMs),
+    )
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
+      const vault = await openVault(opts.vault);
       const engine = await createEngine(opts);
       const log = makeLogger(opts.logLevel as Level, edition, opts.logFormat);
       engine.subscribe((e) => {
@@ -462,11 +527,18 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
           live: withGeneratorReload(liveOptions(opts, cmd.readOnly === true), engine),
           allowedHosts: cmd.allowedHost,
           mcp: { write: cmd.mcpWrite === true },
+          vault,
+          // Action bundles seal `[vault_secrets]` read from the vault (AC20).
+          actionSecrets: (() => {
+            const client = vaultClient();
+            return client ? vaultSecretSource(client, (m) => log("warn", m)) : undefined;
+          })(),
           limits: {
             headerTimeoutMs: cmd.headerTimeout,
             bodyTimeoutMs: cmd.bodyTimeout,
             idleTimeoutMs: cmd.idleTimeout,
             maxConnectionsPerClient: cmd.maxConnectionsPerClient,
+            shutdownGraceMs: cmd.shutdownGrace,
           },
         }));
     });
@@ -575,6 +647,12 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     exit,
     engine: () => createEngine(program.opts() as GlobalOptions),
     io: denoSchemaIO(),
+  });
+  registerVaultCommands(program, exit, {
+    env: Deno.env.toObject(),
+    readStdin: () => new Response(Deno.stdin.readable).text(),
+    stdout: (text) => writeAll(Deno.stdout, text),
+    stderr: (text) => writeAll(Deno.stderr, text),
   });
   return program;
 }

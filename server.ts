@@ -15,6 +15,7 @@ import type { McpOptions } from "./lib/mcp/http.ts";
 import { attachActionService } from "./lib/actions/engine_link.ts";
 import type { SecretSource } from "./lib/actions/ports.ts";
 import { denoActionRunner } from "./lib/runtime/deno/action_runner.ts";
+import type { VaultServer } from "./lib/vault/server.ts";
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
@@ -45,6 +46,8 @@ export interface ServeOptions {
   mcp?: McpOptions;
   /** The vault's secret lookup for action bundles (AC20); without it, runs needing secrets fail. */
   actionSecrets?: SecretSource;
+  /** The built-in vault server mounted at `/vault` (`--vault`, AC60). */
+  vault?: VaultServer;
 }
 
 /**
@@ -61,6 +64,11 @@ export interface ConnectionLimits {
   bodyTimeoutMs: number;
   /** Most open connections per client IP address; more are answered 503 and closed. */
   maxConnectionsPerClient: number;
+  /**
+   * On SIGINT/SIGTERM, in-flight requests get this many ms to finish before their connections
+   * are closed (a second signal closes them at once).
+   */
+  shutdownGraceMs: number;
 }
 
 /** Defaults of {@link ConnectionLimits}. */
@@ -69,6 +77,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   idleTimeoutMs: 60_000,
   bodyTimeoutMs: 30_000,
   maxConnectionsPerClient: 64,
+  shutdownGraceMs: 10_000,
 };
 
 /**
@@ -135,6 +144,7 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     apps: { env: readEnv, unixFetch: createUnixFetch().fetch },
     schemaFetcher: denoSchemaFetcher({ cacheMs: 60_000 }),
     mcp: options.mcp,
+    vault: options.vault,
     ...options.live,
     allowedHosts: options.allowedHosts?.length
       ? options.allowedHosts
@@ -144,9 +154,13 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
   });
   const controller = new AbortController();
   options.signal?.addEventListener("abort", () => controller.abort());
-  const stop = () => controller.abort();
+  // Graceful shutdown: stop accepting, let in-flight requests finish (bounded), then exit; a
+  // second signal does not wait.
+  const stop = () => {
+    if (controller.signal.aborted) front.close(0);
+    else controller.abort();
+  };
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-  for (const s of signals) Deno.addSignalListener(s, stop);
   // The HTTP server listens on a private Unix socket; the public TCP socket is the front of
   // serveConnections, which adds the time-outs and the per-client cap Deno.serve lacks.
   const socketDir = await Deno.makeTempDir({ prefix: "graphsvc-http-" });
@@ -156,7 +170,15 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     onListen: () => {},
   }, app.fetch);
   const front = serveConnections(listener, `${socketDir}/http.sock`, limits, options.log);
-  controller.signal.addEventListener("abort", () => front.close());
+  for (const s of signals) Deno.addSignalListener(s, stop);
+  controller.signal.addEventListener("abort", () => {
+    const busy = front.close(limits.shutdownGraceMs);
+    options.log(
+      "info",
+      `shutting down: no new connections; waiting up to ${limits.shutdownGraceMs} ms for ` +
+        `${busy} open connection(s)`,
+    );
+  });
   options.log(
     "info",
     `listening on http://${bound.hostname}:${bound.port}/ (GraphiQL at /graphiql)`,
@@ -198,10 +220,12 @@ function serveConnections(
   socketPath: string,
   limits: ConnectionLimits,
   log: (level: string, text: string) => void,
-): { close(): void; finished: Promise<void> } {
+): { close(graceMs: number): number; finished: Promise<void> } {
   const perClient = new Map<string, number>();
   const open = new Set<() => void>();
+  const handling = new Set<Promise<void>>();
   let closed = false;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const handle = async (conn: Deno.Conn) => {
     const client = (conn.remoteAddr as Deno.NetAddr).hostname;
     const count = perClient.get(client) ?? 0;
@@ -277,16 +301,31 @@ function serveConnections(
   };
   const finished = (async () => {
     try {
-      for await (const conn of listener) handle(conn);
+      for await (const conn of listener) {
+        const done = handle(conn);
+        handling.add(done);
+        const forget = () => handling.delete(done);
+        done.then(forget, forget);
+      }
     } catch { /* listener closed */ }
+    // The connections still open finish their requests (the HTTP server closes them once
+    // answered) or are closed when the grace period ends.
+    while (handling.size > 0) await Promise.allSettled([...handling]);
+    clearTimeout(graceTimer);
   })();
   return {
-    close() {
+    close(graceMs: number) {
       closed = true;
       try {
         listener.close();
       } catch { /* closed */ }
-      for (const shut of open) shut();
+      clearTimeout(graceTimer);
+      const shutAll = () => {
+        for (const shut of open) shut();
+      };
+      if (graceMs <= 0) shutAll();
+      else graceTimer = setTimeout(shutAll, graceMs);
+      return open.size;
     },
     finished,
   };

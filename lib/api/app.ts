@@ -25,6 +25,8 @@ import { type McpOptions, registerMcpRoutes } from "../mcp/http.ts";
 import { registerActionRoutes } from "./rest/actions.ts";
 import type { ActionService } from "../actions/service.ts";
 import { actionSockets, mcpActions } from "../actions/engine_link.ts";
+import type { VaultServer } from "../vault/server.ts";
+import { registerVaultRoutes } from "../vault/http.ts";
 import { registerResourceRoutes } from "./rest/resource.ts";
 import { explorerPage, registerExplorerRoutes } from "../explorer/http.ts";
 
@@ -46,6 +48,8 @@ export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOp
   mcp?: McpOptions;
   /** Actions (`/api/actions`, MCP action tools, `action://` routes); none listed when absent. */
   actions?: ActionService;
+  /** The built-in vault server, mounted at `/vault/v1` (`--vault`, AC60); absent: no routes. */
+  vault?: VaultServer;
   /** Reads remote schema locations for `/api/validate-workspace` (Git, files outside modules). */
   schemaFetcher?: SchemaFetcher;
   /** Receives one `info` line per request (method, path, status, duration); none when absent. */
@@ -111,6 +115,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   registerResourceRoutes(app, engine, options.generationWaitMs); // explorer reads, `/api/search`
   registerOpenApiRoutes(app, info); // `/api/openapi.json`, `/api/docs`
   registerExplorerRoutes(app); // `/explorer`: also the page at `/` when no app is mounted there
+  if (options.vault) registerVaultRoutes(app, options.vault); // `/vault/v1/*` (AC60)
   const sockets = actions ? { actions: actionSockets(actions) } : {};
   registerAppRoutes(app, engine, { rootPage: explorerPage, ...sockets, ...options.apps }); // last
 
