@@ -64,7 +64,7 @@ export type {
   RunStatus,
   SecretSource,
 } from "./ports.ts";
-export { DEFAULT_JOB_TIMEOUT_MS, maskSecrets, RunQueue } from "./runs.ts";
+export { DEFAULT_JOB_TIMEOUT_MS, maskSecrets, type RunEvent, RunQueue } from "./runs.ts";
 export {
   type ActionBuild,
   type ActionLayer,

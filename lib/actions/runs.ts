@@ -34,6 +34,9 @@ export interface RunJob {
   onStarted?(location: RunLocation): void;
 }
 
+/** An event of {@link RunQueue.watch}: one output line, or the end of the run. */
+export type RunEvent = { kind: "line"; line: string } | { kind: "end"; record: RunRecord };
+
 interface Entry {
   record: RunRecord;
   job: RunJob;
@@ -71,6 +74,7 @@ export class RunQueue {
   readonly #order: string[] = [];
   readonly #queues = new Map<string, Entry[]>();
   readonly #running = new Map<string, Entry>();
+  readonly #watchers = new Map<string, Set<(event: RunEvent) => void>>();
   #counter = 0;
 
   /** Creates the queue. @param options runner, clock, log */
@@ -158,7 +162,7 @@ export class RunQueue {
     this.#queues.set(e.key, queue.filter((q) => q !== e));
     e.record.status = "cancelled";
     e.record.finished_at = this.#now();
-    e.resolve();
+    this.#finish(e);
     return this.#copy(e.record);
   }
 
@@ -176,6 +180,35 @@ export class RunQueue {
       waits.push(e.done);
     }
     await Promise.all(waits);
+  }
+
+  /**
+   * Follows a run's output: `listener` gets each new line, then the final record once the run
+   * has ended. Returns the unsubscribe function, or `undefined` for an unknown run.
+   */
+  watch(id: string, listener: (event: RunEvent) => void): (() => void) | undefined {
+    if (!this.#entries.has(id)) return undefined;
+    const set = this.#watchers.get(id) ?? new Set();
+    set.add(listener);
+    this.#watchers.set(id, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#watchers.delete(id);
+    };
+  }
+
+  #notify(id: string, event: RunEvent): void {
+    for (const l of this.#watchers.get(id) ?? []) {
+      try {
+        l(event);
+      } catch { /* a broken listener must not break the run */ }
+    }
+  }
+
+  #finish(e: Entry): void {
+    e.resolve();
+    this.#notify(e.record.id, { kind: "end", record: this.#copy(e.record) });
+    this.#watchers.delete(e.record.id);
   }
 
   /** Whether a run of `module`/`action` is running. */
@@ -206,7 +239,7 @@ export class RunQueue {
     this.#running.set(key, next);
     this.#execute(next).finally(() => {
       this.#running.delete(key);
-      next.resolve();
+      this.#finish(next);
       this.#pump(key);
     });
   }
@@ -217,8 +250,10 @@ export class RunQueue {
     r.started_at = this.#now();
     const label = `action ${r.module}/${r.action} (${r.id})`;
     this.#options.log?.("info", `${label}: started`);
-    const push = (line: string) => {
-      r.log_tail.push(maskSecrets(line, e.job.secrets));
+    const push = (raw: string) => {
+      const line = maskSecrets(raw, e.job.secrets);
+      r.log_tail.push(line);
+      this.#notify(r.id, { kind: "line", line });
       if (r.log_tail.length > LOG_TAIL_LINES) {
         r.log_tail.splice(0, r.log_tail.length - LOG_TAIL_LINES);
       }

@@ -16,7 +16,7 @@ import { validateInputs } from "./inputs.ts";
 import { type BundleManifest, createBundle, type SealedSecret } from "./bundle.ts";
 import { seal, toBase64 } from "./seal.ts";
 import type { ActionRunner, RunLocation, RunRecord, SecretSource } from "./ports.ts";
-import { DEFAULT_JOB_TIMEOUT_MS, RunQueue } from "./runs.ts";
+import { DEFAULT_JOB_TIMEOUT_MS, type RunEvent, RunQueue } from "./runs.ts";
 import { ServiceSupervisor } from "./supervisor.ts";
 
 /** One layer's action files and module files. */
@@ -260,6 +260,11 @@ export class ActionService {
   /** Resolves with the record once the run has ended. */
   settled(id: string): Promise<RunRecord | undefined> {
     return this.#queue.settled(id);
+  }
+
+  /** Follows a run's output (see {@link RunQueue.watch}); `undefined` for an unknown run. */
+  watch(id: string, listener: (event: RunEvent) => void): (() => void) | undefined {
+    return this.#queue.watch(id, listener);
   }
 
   /** Cancels a queued run (AC13); `ActionNotFoundError` or `RunStateError` otherwise. */

@@ -262,3 +262,21 @@ socket = "api.sock"
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("AC30 GET /api/actions/runs/{id}/log streams the run's output, then RUN_<STATUS>", async () => {
+  const { call, service } = await setup({
+    "actions/count.toml": 'name = "count"\nexec = [["sh", "-c", "echo one; echo two; exit 2"]]\n',
+  });
+  const { id } = await (await call("POST", "/api/actions/data/count")).json();
+  const res = await call("GET", `/api/actions/runs/${id}/log`);
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("content-type"), "text/event-stream");
+  const text = await res.text(); // the stream ends with the run
+  const data = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6));
+  assertEquals(data, ["one", "two", "RUN_FAILED: exit code 2"]);
+  // A finished run replays its tail and the final line.
+  const again = await (await call("GET", `/api/actions/runs/${id}/log`)).text();
+  assert(again.includes("data: two") && again.includes("data: RUN_FAILED"));
+  assertEquals((await call("GET", "/api/actions/runs/nope/log")).status, 404);
+  await service.stopAll();
+});

@@ -227,6 +227,19 @@ export const ROUTES: readonly RouteDoc[] = [
     responses: { 200: json("the run"), 404: fail("no such run") },
   },
   {
+    method: "GET",
+    route: "/api/actions/runs/:id/log",
+    pathParams: { id: "run id" },
+    summary: "A run's output as Server-Sent Events",
+    description: "AC30. The lines so far, live lines while it runs, then " +
+      "`RUN_SUCCEEDED`, `RUN_FAILED: <error>` or `RUN_CANCELLED`; the stream then ends.",
+    tag: "Actions",
+    responses: {
+      200: { description: "event stream", contentType: "text/event-stream" },
+      404: fail("no such run"),
+    },
+  },
+  {
     method: "DELETE",
     route: "/api/actions/runs/:id",
     pathParams: { id: "run id" },

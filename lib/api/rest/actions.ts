@@ -16,6 +16,9 @@ import {
   RunStateError,
 } from "../../actions/errors.ts";
 import { fromBase64 } from "../../actions/seal.ts";
+import type { RunRecord } from "../../actions/ports.ts";
+import type { RunEvent } from "../../actions/runs.ts";
+import { streamSSE } from "hono/streaming";
 import { checkApiToken } from "../auth.ts";
 import { problem } from "../problem.ts";
 
@@ -104,6 +107,49 @@ export function registerActionRoutes(app: Hono, options: ActionRouteOptions = {}
     if (id instanceof Response) return id;
     const run = service.run(id);
     return run ? c.json(run) : problem(404, "not-found", `no run '${id}'`);
+  });
+  // A run's output as Server-Sent Events (AC30): lines so far, live lines, then `RUN_<STATUS>`.
+  app.get("/api/actions/runs/:id/log", (c) => {
+    const id = segment(c, "id");
+    if (id instanceof Response) return id;
+    if (!service.run(id)) return problem(404, "not-found", `no run '${id}'`);
+    return streamSSE(c, async (stream) => {
+      const send = (text: string) => stream.writeSSE({ data: text.replace(/\r?\n|\r/g, " ") });
+      const endLine = (r: RunRecord) =>
+        `RUN_${r.status.toUpperCase()}${r.error ? `: ${r.error}` : ""}`;
+      const queue: RunEvent[] = [];
+      let wake = () => {};
+      const unsubscribe = service.watch(id, (event) => {
+        queue.push(event);
+        wake();
+      });
+      const gone = () => c.req.raw.signal.aborted || stream.aborted;
+      stream.onAbort(() => wake());
+      c.req.raw.signal.addEventListener("abort", () => wake());
+      try {
+        const record = service.run(id)!; // read right after subscribing: no line is missed
+        for (const l of record.log_tail) await send(l);
+        if (record.status !== "queued" && record.status !== "running") {
+          await send(endLine(record));
+          return;
+        }
+        for (;;) {
+          while (queue.length > 0) {
+            const event = queue.shift()!;
+            if (event.kind === "line") {
+              await send(event.line);
+              continue;
+            }
+            await send(endLine(event.record));
+            return;
+          }
+          if (gone()) return;
+          await new Promise<void>((resolve) => wake = resolve);
+        }
+      } finally {
+        unsubscribe?.();
+      }
+    });
   });
   app.delete("/api/actions/runs/:id", async (c) => {
     const denied = await guard(c.req.raw);
