@@ -36,6 +36,7 @@ export class ContractLoader {
   #cache = new Map<string, { text: string; contract: Contract }>();
 
   /**
+   * Creates a loader.
    * @param dataDir the data directory
    * @param modules the module layers in load order
    */

@@ -52,7 +52,7 @@ export type VaultErrorKind = "auth" | "server" | "not-found" | "usage";
 
 /** A failed vault operation; the message never holds a secret, password or token. */
 export class VaultClientError extends Error {
-  /** @param kind what failed @param message what happened */
+  /** Creates the error. @param kind what failed @param message what happened */
   constructor(readonly kind: VaultErrorKind, message: string) {
     super(message);
     this.name = "VaultClientError";
@@ -98,7 +98,7 @@ export class VaultClient {
   #session: Promise<{ token: string; pair: KeyPair }> | undefined;
   readonly #keys = new Map<string, Uint8Array>();
 
-  /** @param config server, name, password, invite token */
+  /** Creates a client (nothing is sent yet). @param config server, name, password, invite token */
   constructor(config: VaultClientConfig) {
     this.#config = config;
     this.#fetch = config.fetch ?? fetch;

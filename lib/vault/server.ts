@@ -25,6 +25,7 @@ import {
 /** A refused vault request. */
 export class VaultHttpError extends Error {
   /**
+   * Creates the error.
    * @param status HTTP status
    * @param slug problem type
    * @param message what is wrong (never a token or secret)

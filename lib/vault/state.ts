@@ -87,6 +87,7 @@ export interface VaultState {
 /** A state file that is not a vault state; names the offending path. */
 export class VaultStateError extends Error {
   /**
+   * Creates the error.
    * @param file the state file
    * @param path JSON path of the problem, e.g. `collections.app.members.ci.role`
    * @param reason what is wrong

@@ -21,7 +21,7 @@ export class FileVaultStore implements VaultStore {
   /** The file path. */
   readonly location: string;
 
-  /** @param path the state file (created when missing) */
+  /** Creates the store. @param path the state file (created when missing) */
   constructor(path: string) {
     this.location = path;
   }
