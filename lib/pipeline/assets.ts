@@ -256,6 +256,17 @@ function* loadRows(
     map.set(value, value);
     return value;
   };
+  // MP31: a required column missing from the header is one error, not one per row.
+  const absentRequired = new Set<string>();
+  for (const [column, spec] of declaration?.columns ?? []) {
+    if (!spec.required || header.includes(column)) continue;
+    absentRequired.add(column);
+    ctx.issues.error(
+      "csv_required_missing",
+      `required column '${column}' is missing from the header`,
+      { file: file.displayPath, phase: "assets", origin: `${type} (every row)` },
+    );
+  }
   const rowCount = lines.length;
   let tick = 0;
   for (let row = 0, at = 0; row < rowCount; row++, at += width) {
@@ -354,11 +365,14 @@ function* loadRows(
     }
     if (declaration) {
       for (const [column, spec] of declaration.columns) {
-        if (spec.required && (properties[column] === undefined || properties[column] === "")) {
-          ctx.issues.warn("csv_required_missing", `required column '${column}' is empty`, {
+        if (!spec.required || absentRequired.has(column)) continue;
+        if (properties[column] === undefined || properties[column] === "") {
+          // MP31: an error; the row still loads, so the build is degraded, not failed.
+          ctx.issues.error("csv_required_missing", `required column '${column}' is empty`, {
             file: file.displayPath,
             line,
             phase: "assets",
+            origin: `${type} '${key}'`,
           });
         }
       }

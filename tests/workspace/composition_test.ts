@@ -170,3 +170,18 @@ Deno.test("MP41/MP42 requirements: requirement_unmet and requirement_property_mi
   );
   assertEquals(r.outcome, "ok");
 });
+
+Deno.test("MP31 csv_required_missing is an error naming row and column; the build is degraded", async () => {
+  const r = await buildOutputs({
+    "module.toml": '[assets."host.csv".columns]\nos = { type = "string", required = true }\n' +
+      'owner = { type = "string", required = true }\n',
+    "assets/host.csv": "name,os\nweb,linux\ndb,\n",
+  });
+  const c = codes(r.issues, "csv_required_missing").map((i) => [i.severity, i.line, i.message]);
+  assertEquals(c, [
+    ["error", undefined, "required column 'owner' is missing from the header"],
+    ["error", 3, "required column 'os' is empty"],
+  ]);
+  assertEquals(r.outcome, "degraded");
+  assertEquals(r.graph.resourcesOf("host").length, 2);
+});
