@@ -95,6 +95,27 @@ export type { ActionSockets, UnixFetch } from "./lib/apps/proxy.ts";
 export type { EnvReader } from "./lib/apps/substitute.ts";
 export type { McpOptions } from "./lib/mcp/http.ts";
 export type { McpActions, McpActionTool } from "./lib/mcp/server.ts";
+export { ActionService } from "./lib/actions/service.ts";
+export type {
+  ActionBuild,
+  ActionLayer,
+  ActionServiceOptions,
+  ActionSummary,
+  BuiltBundle,
+} from "./lib/actions/service.ts";
+export { actionSockets, attachActionService, mcpActions } from "./lib/actions/engine_link.ts";
+export { ActionConfigError } from "./lib/actions/errors.ts";
+export type { BundleManifest } from "./lib/actions/bundle.ts";
+export type { RunEvent } from "./lib/actions/runs.ts";
+export type {
+  ActionRunner,
+  ExecutionRequest,
+  ExecutionResult,
+  RunLocation,
+  RunRecord,
+  RunStatus,
+  SecretSource,
+} from "./lib/actions/ports.ts";
 export type { RemoteSchemaLocation, SchemaFetcher } from "./lib/schema/sources.ts";
 export type { ServerInfo } from "./lib/api/rest/info.ts";
 export type { StaticAssetReader } from "./lib/api/graphql_routes.ts";

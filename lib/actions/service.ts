@@ -208,7 +208,7 @@ export class ActionService {
   }
 
   /** The concrete action; throws {@link ActionNotFoundError} (AC11 `404`). */
-  find(module: string, name: string): ConcreteAction {
+  #find(module: string, name: string): ConcreteAction {
     if (!this.#actions.some((a) => a.module === module) && !this.#layers.has(module)) {
       throw new ActionNotFoundError(`no module '${module}' with actions`);
     }
@@ -228,7 +228,7 @@ export class ActionService {
     body: unknown,
     runnerKey?: Uint8Array,
   ): Promise<BuiltBundle> {
-    const action = this.find(module, name);
+    const action = this.#find(module, name);
     const inputs = validateInputs(action.template.inputs, body);
     const key = runnerKey ?? await this.#options.runner?.publicKey();
     return await this.#makeBundle(action, inputs, this.#now(), key);
@@ -236,7 +236,7 @@ export class ActionService {
 
   /** Validates inputs, builds the bundle and queues a run (AC11); returns its record. */
   async trigger(module: string, name: string, body: unknown): Promise<RunRecord> {
-    const action = this.find(module, name);
+    const action = this.#find(module, name);
     const inputs = validateInputs(action.template.inputs, body);
     const built = await this.#makeBundle(
       action,
