@@ -180,13 +180,17 @@ function namesOf(value: JsonValue | undefined): readonly string[] {
     }
   } else if (Array.isArray(value)) {
     let plain = true;
+    let trimmed = true;
     for (let i = 0; i < value.length; i++) {
       const v = value[i];
       if (typeof v !== "string" || !isPlainName(v)) {
         plain = false;
         break;
       }
+      if (v === "" || v.trim().length !== v.length) trimmed = false;
     }
+    // Names already (what asset cells hold): the list itself, nothing to allocate.
+    if (plain && trimmed) return value as string[];
     if (plain) {
       const out: string[] = [];
       for (let i = 0; i < value.length; i++) {
