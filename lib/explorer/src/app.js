@@ -74,8 +74,20 @@ async function refreshStatus() {
   if (changed && !document.activeElement?.closest("form.edit")) show();
 }
 
+let events;
+
+// Browsers allow 6 HTTP/1.1 connections per host: a stream left open by a page in the
+// back-forward cache would hold one of them, so it is closed when the page is hidden.
+addEventListener("pagehide", () => events?.close());
+addEventListener("pageshow", (ev) => {
+  if (ev.persisted) {
+    watchBuilds();
+    refreshStatus().catch(() => {});
+  }
+});
+
 function watchBuilds() {
-  const events = new EventSource("/api/build/stream");
+  events = new EventSource("/api/build/stream");
   events.onmessage = (ev) => {
     if (ev.data === "BUILD_COMPLETE" || ev.data.startsWith("BUILD_FAILED")) {
       refreshStatus().catch(() => {});
@@ -107,9 +119,8 @@ addEventListener("hashchange", () => {
 
 async function start() {
   state.features = await get("/api/features").catch(() => []);
-  await refreshStatus().catch(() => setBuild("offline", "unreachable"));
   watchBuilds();
-  await show();
+  await Promise.all([refreshStatus().catch(() => setBuild("offline", "unreachable")), show()]);
 }
 
 start();
