@@ -13,19 +13,10 @@
  * @module
  */
 import type { JsonValue } from "../graph/graph.ts";
-import type { AssetDeclaration, ParamDeclaration } from "./manifest.ts";
+import type { AssetDeclaration, ModuleManifest, ParamDeclaration } from "./manifest.ts";
 
-/** One composition problem. */
-export interface CompositionIssue {
-  /** `param_conflict`, `module_conflict` or `declaration_overridden`. */
-  code: "param_conflict" | "module_conflict" | "declaration_overridden";
-  /** Errors abort the run; warnings are reported. */
-  severity: "error" | "warning";
-  /** Message naming both declarations. */
-  message: string;
-  /** The manifest of the later declaration. */
-  file: string;
-}
+/** One composition problem (see `ModuleManifest.composition`). */
+export type CompositionIssue = ModuleManifest["composition"][number];
 
 function who(layer: string): string {
   return layer === "data" ? "the data directory" : `module '${layer}'`;

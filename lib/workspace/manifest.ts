@@ -9,7 +9,7 @@ import type { JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
 import { checkTomlDepth } from "../formats/toml_depth.ts";
 import type { Layer } from "./sources.ts";
-import { type CompositionIssue, DeclarationTracker } from "./composition.ts";
+import { DeclarationTracker } from "./composition.ts";
 import {
   manifestKeyWarnings,
   type ManifestWarning,
@@ -17,7 +17,6 @@ import {
 } from "./manifest_keys.ts";
 
 export type { ManifestWarning } from "./manifest_keys.ts";
-export type { CompositionIssue } from "./composition.ts";
 
 /** A declared column of an asset file (reference MP30–MP31). */
 export interface ColumnDeclaration {
@@ -87,7 +86,16 @@ export interface ModuleManifest {
    * Composition problems (composition.ts): `param_conflict` and `module_conflict` errors
    * (configuration errors: the run aborts, CL21), `declaration_overridden` warnings.
    */
-  composition: CompositionIssue[];
+  composition: {
+    /** `param_conflict`, `module_conflict` or `declaration_overridden`. */
+    code: "param_conflict" | "module_conflict" | "declaration_overridden";
+    /** Errors abort the run; warnings are reported. */
+    severity: "error" | "warning";
+    /** Message naming both declarations. */
+    message: string;
+    /** The manifest of the later declaration. */
+    file: string;
+  }[];
 }
 
 /** An empty manifest (no layer declares anything). */
