@@ -172,6 +172,8 @@ export function buildGraphSliced(
 export interface BuildHooks {
   /** Runs instead of the asset phase: creates the asset resources and reports its issues. */
   assetPhase?: (ctx: PhaseContext) => Steps<LoadedAsset[]>;
+  /** Runs instead of the auto-link run after phase `phase` (`assets`, `models`, `compliance`). */
+  link?: (ctx: PhaseContext, phase: string, warnMissing: boolean) => Steps<void>;
 }
 
 /**
@@ -284,7 +286,8 @@ export function* buildSteps(
   });
   const link = (phase: string, warnMissing: boolean) =>
     guarded(`link:${phase}`, function* () {
-      yield* autoLinkSteps(graph, issues, { retypeRules, phase, warnMissing });
+      if (hooks.link) yield* hooks.link(ctx, phase, warnMissing);
+      else yield* autoLinkSteps(graph, issues, { retypeRules, phase, warnMissing });
     });
   yield* link("assets", false);
   yield* runRulePhase(

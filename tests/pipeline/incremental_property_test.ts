@@ -79,8 +79,12 @@ function step(
   if (!fullsToo && inc.mode === "full") return inc.mode;
   const full = buildGraph(sources, OPTIONS);
   assertEquals(dump(inc.result), dump(full), `${label} (${inc.mode}: ${inc.reason})`);
+  if (inc.reason.includes("links replayed")) linkReplays++;
   return inc.mode;
 }
+
+/** Incremental builds that replayed auto-linking too (link_replay.ts). */
+let linkReplays = 0;
 
 // ---------------------------------------------------------------------------------------------
 // Random workspaces
@@ -248,6 +252,7 @@ function applyEdit(
 
 Deno.test("incremental builds equal full builds after every random edit (issue 15; O7, A15–A20, M60–M64)", () => {
   const modes = new Map<BuildMode, number>();
+  linkReplays = 0;
   fc.assert(
     fc.property(
       fc.subarray(TYPES, { minLength: 1 }).chain((types) =>
@@ -282,13 +287,15 @@ Deno.test("incremental builds equal full builds after every random edit (issue 1
   // The property must have exercised the incremental paths, not only full builds.
   ok((modes.get("assets") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
   ok((modes.get("reuse") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
+  ok(linkReplays > 0, "no build replayed auto-linking");
 });
 
 Deno.test("incremental builds of a bigger file: edits in the middle, at both ends, appends (issue 15)", () => {
   const rows = Array.from({ length: 300 }, (_, i) => `h${i},${i % 7},net${i % 5}`);
-  const nets = "name,cidr\nnet0,a\nnet1,b\nnet2,c\n";
+  const nets = "name,cidr\nnet0,a\nnet1,b\nnet2,c\nnet3,d\nnet4,e\n";
   let hosts = ["name,port,network", ...rows];
   const builder = new IncrementalBuilder();
+  linkReplays = 0;
   const sources = () =>
     emptySources({ "assets/host.csv": hosts.join("\n") + "\n", "assets/network.csv": nets });
   step(builder, sources(), "initial");
@@ -308,6 +315,45 @@ Deno.test("incremental builds of a bigger file: edits in the middle, at both end
     modes.push(step(builder, sources(), label));
   }
   ok(modes.filter((m) => m === "assets").length >= 5, modes.join(" "));
+  ok(linkReplays > 0, "no build replayed auto-linking");
+});
+
+Deno.test("incremental builds with every link resolving replay auto-linking and equal full builds (issue 15; M60–M64)", () => {
+  linkReplays = 0;
+  const hostNames = ["h0", "h1", "h2", "h3", "h4"];
+  const valueArb = (col: number) =>
+    col === 1
+      ? fc.constantFrom("n0", "n1", " n2 ", "n0, n1", "", "n1,n1", "h0")
+      : col === 2
+      ? fc.constantFrom(...hostNames, "h0, h1", "")
+      : fc.constantFrom("1", "2", "x");
+  const editArb = fc.tuple(fc.nat(4), fc.integer({ min: 1, max: 3 })).chain(([row, col]) =>
+    valueArb(col).map((value) => ({ row, col, value }))
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(valueArb(1), valueArb(2), valueArb(3)), { minLength: 5, maxLength: 5 }),
+      fc.array(editArb, { minLength: 1, maxLength: 6 }),
+      (cells, edits) => {
+        const rows = cells.map((c, i) => [hostNames[i], ...c]);
+        const files = () => ({
+          "assets/host.csv": tableText(
+            { header: ["name", "network", "host", "port"], rows },
+            false,
+          ),
+          "assets/network.csv": "name,zone\nn0,a\nn1,b\nn2,c\nh0,d\n",
+        });
+        const builder = new IncrementalBuilder();
+        step(builder, emptySources(files()), "initial");
+        for (const e of edits) {
+          rows[e.row][e.col] = e.value;
+          step(builder, emptySources(files()), `after ${JSON.stringify(e)}`);
+        }
+      },
+    ),
+    fuzzParams(100),
+  );
+  ok(linkReplays > 0, "no build replayed auto-linking");
 });
 
 const corpus = corpusEntries();

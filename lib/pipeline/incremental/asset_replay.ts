@@ -22,6 +22,8 @@ import { middleRows, rowDelta } from "./text_delta.ts";
 interface BlockRow {
   name: string;
   properties: Properties;
+  /** True for a row converted afresh (else it is the previous resource of that row). */
+  fresh?: boolean;
 }
 
 /** What the replay of a changed file loads instead of the previous resources of its type. */
@@ -30,6 +32,8 @@ export interface ChangedBlock {
   type: string;
   /** Rows in file order. */
   rows: BlockRow[];
+  /** Whether the rows have the previous resources' names in the previous order. */
+  sameKeys: boolean;
 }
 
 /** A replay ready to run, or why the change needs a full build. */
@@ -146,7 +150,10 @@ function changedBlock(
     for (let i = previous.length - delta.suffixRows; i < previous.length; i++) {
       rows.push(previous[i]);
     }
-    return { block: { type, rows }, fresh: newMiddle.rows.length };
+    return {
+      block: { type, rows, sameKeys: sameKeys(rows, previous) },
+      fresh: newMiddle.rows.length,
+    };
   }
   const doc = parseRows(newText, relPath);
   if (typeof doc === "string") return doc;
@@ -159,7 +166,13 @@ function changedBlock(
     seen.add(row.name);
     rows.push(row);
   }
-  return { block: { type, rows }, fresh: rows.length };
+  return { block: { type, rows, sameKeys: sameKeys(rows, previous) }, fresh: rows.length };
+}
+
+function sameKeys(rows: readonly BlockRow[], previous: readonly Resource[]): boolean {
+  if (rows.length !== previous.length) return false;
+  for (let i = 0; i < rows.length; i++) if (rows[i].name !== previous[i].name) return false;
+  return true;
 }
 
 /** Cells of every row of a clean CSV text, or why it is not clean. */
@@ -197,7 +210,7 @@ function rowOf(
       properties[column] = cell;
     }
   }
-  return { name: cells[keyIndex].trim(), properties };
+  return { name: cells[keyIndex].trim(), properties, fresh: true };
 }
 
 /** Resources copied between two pause points. */
@@ -213,6 +226,7 @@ export function* replayAssetSteps(
   ctx: PhaseContext,
   prev: BuildResult,
   blocks: ReadonlyMap<string, ChangedBlock>,
+  fresh?: Set<number>,
 ): Steps<LoadedAsset[]> {
   for (const issue of prev.issues) if (issue.phase === "assets") ctx.issues.report(issue);
   const graph = ctx.graph;
@@ -225,7 +239,7 @@ export function* replayAssetSteps(
     }
     const block = blocks.get(r.type);
     if (!block) {
-      graph.upsertResource(r.type, r.name, r.properties);
+      graph.adoptResource(r.type, r.name, copyOf(r.properties));
       continue;
     }
     if (done.has(r.type)) continue;
@@ -235,10 +249,25 @@ export function* replayAssetSteps(
         tick = 0;
         yield;
       }
-      graph.upsertResource(block.type, row.name, row.properties);
+      const created = graph.adoptResource(block.type, row.name, copyOf(row.properties));
+      if (row.fresh) fresh?.add(created.id);
     }
   }
   return loadedAssets(ctx.sources, prev);
+}
+
+/**
+ * A property object for the new graph, with `name` first as a created resource has it: arrays
+ * are copied too (auto-linking may replace their strings by equal ones, and the previous graph
+ * must not change at all).
+ */
+function copyOf(properties: Properties): Properties {
+  const out: Properties = { name: "" };
+  for (const key in properties) {
+    const value = properties[key];
+    out[key] = Array.isArray(value) ? value.slice() : value;
+  }
+  return out;
 }
 
 /** The asset files of the build as the asset phase returns them (only their headers are used). */

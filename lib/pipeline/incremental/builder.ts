@@ -27,7 +27,8 @@ import {
   type SlicedBuildOptions,
 } from "../build.ts";
 import { runSteps, runStepsSliced, type Steps } from "../slicing.ts";
-import { planAssetReplay, replayAssetSteps } from "./asset_replay.ts";
+import { type ChangedBlock, planAssetReplay, replayAssetSteps } from "./asset_replay.ts";
+import { LinkReplay } from "./link_replay.ts";
 
 /** How a build was made: see the module documentation. */
 export type BuildMode = "full" | "reuse" | "assets";
@@ -120,13 +121,19 @@ export class IncrementalBuilder {
       const prev = this.#prev!;
       const replay = planAssetReplay(prev.result, prev.sources, sources, plan.changed);
       if (replay.ok) {
+        const fresh = new Set<number>();
+        const links = linksReplayable(prev.result, replay.blocks)
+          ? new LinkReplay(prev.result.graph, fresh)
+          : undefined;
         const result = yield* buildSteps(sources, options, {
-          assetPhase: (ctx) => replayAssetSteps(ctx, prev.result, replay.blocks),
+          assetPhase: (ctx) => replayAssetSteps(ctx, prev.result, replay.blocks, fresh),
+          link: links && ((ctx, phase, warn) => links.run(ctx.graph, ctx.issues, phase, warn)),
         });
         build = {
           result,
           mode: "assets",
-          reason: `${plan.changed.join(", ")} changed: ${replay.freshRows} row(s) converted`,
+          reason: `${plan.changed.join(", ")} changed: ${replay.freshRows} row(s) converted, ` +
+            (links ? "links replayed" : "links rebuilt"),
         };
       } else {
         build = {
@@ -176,6 +183,16 @@ export class IncrementalBuilder {
     if (rules) return { kind: "full", reason: `rule files present (${rules})` };
     return { kind: "assets", changed: diff };
   }
+}
+
+/**
+ * Whether auto-linking can be replayed ({@link LinkReplay}): every changed file kept its keys in
+ * order (same resources, same ids, same names to resolve) and the previous build resolved every
+ * name (no missing target whose report would have to be placed among the new ones).
+ */
+function linksReplayable(prev: BuildResult, blocks: ReadonlyMap<string, ChangedBlock>): boolean {
+  for (const block of blocks.values()) if (!block.sameKeys) return false;
+  return !prev.issues.some((i) => i.code === "relation_target_missing");
 }
 
 /** Options that change results, as one comparable string. */
