@@ -297,14 +297,25 @@ function* loadRows(
           break;
         }
         case RELATION: {
-          if (cell.indexOf(",") < 0 && cell.indexOf("[") < 0) {
-            // One name at most: the list rule only trims it.
+          if (cell.indexOf("[") >= 0) {
+            const list = splitNames(cell);
+            // An exact-length copy: the list was grown by push (16 spare slots).
+            properties[header[i]] = list.length > 1 ? list.slice() : cell.trim();
+            break;
+          }
+          // Without brackets the list rule is: comma items, trimmed, empty ones dropped.
+          if (cell.indexOf(",") < 0) {
             properties[header[i]] = cell.trim();
             break;
           }
-          const list = splitNames(cell);
-          // An exact-length copy: the list was grown by push (16 spare slots).
-          properties[header[i]] = list.length > 1 ? list.slice() : cell.trim();
+          const items = cell.split(",");
+          let n = 0;
+          for (let k = 0; k < items.length; k++) {
+            const item = items[k].trim();
+            if (item !== "") items[n++] = item;
+          }
+          items.length = n;
+          properties[header[i]] = n > 1 ? items : cell.trim();
           break;
         }
         default: {
