@@ -75,3 +75,19 @@ async function fullBuildOf(workspace: MemoryWorkspace) {
   });
   return await engine.rebuild();
 }
+
+Deno.test("O18 coalesced requests: one of them without changed paths makes the build full", async () => {
+  const { workspace, engine, modes } = setup();
+  const first = engine.requestRebuild();
+  // Both requests arrive while build 1 runs and coalesce into build 2.
+  await workspace.writeTextAtomic("assets/host.csv", "name,port,network\nweb-1,1,net-a\n");
+  engine.requestRebuild({ changed: ["assets/host.csv"] });
+  const second = engine.requestRebuild();
+  await engine.waitFor(second);
+  assert(second === first + 1);
+  assertEquals(modes, ["full", "full"]);
+  await workspace.writeTextAtomic("assets/host.csv", "name,port,network\nweb-1,2,net-a\n");
+  await rebuild(engine, ["assets/host.csv"]);
+  assertEquals(modes, ["full", "full", "assets"]);
+  assertEquals(engine.current.graph.getResource("host", "web-1")!.properties.port, "2");
+});
