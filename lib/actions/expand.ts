@@ -12,6 +12,7 @@ import type { Graph, JsonValue, Resource } from "../graph/graph.ts";
 import type { TemplateRenderer } from "../pipeline/context.ts";
 import { evaluateCondition } from "../pipeline/rules/conditions.ts";
 import { resourceView } from "../pipeline/rules/view.ts";
+import { isTemplate } from "../pipeline/rules/scope.ts";
 import type { ActionTemplate } from "./declarations.ts";
 import { ActionConfigError } from "./errors.ts";
 
@@ -112,10 +113,18 @@ export function expandActions(
     for (const r of scope.graph.resourcesOfSorted(t.originResource)) {
       const concrete = { module: t.module, name: `${t.name}-${r.name}`, template: t };
       if (t.matchOn) {
-        const context = baseContext(concrete, r, scope);
+        // The context (a resource view) is built only when a condition really is a template.
+        let context: Record<string, unknown> | undefined;
         const matches = evaluateCondition(t.matchOn, r, {
           graph: scope.graph,
-          render: (source, key) => scope.templates.render(source, context, `${t.file}: ${key}`),
+          render: (source, key) =>
+            isTemplate(source)
+              ? scope.templates.render(
+                source,
+                context ??= baseContext(concrete, r, scope),
+                `${t.file}: ${key}`,
+              )
+              : source,
         });
         if (!matches) continue;
       }
