@@ -17,13 +17,18 @@ Deno.test({
     if (bin === null) throw new Error("CI=true but TERA_ORACLE is not set");
     const cases = loadCases(dir).filter((c) => c.expect === undefined);
     if (cases.length < 400) throw new Error(`only ${cases.length} cases found in ${dir}`);
-    const oracle = await runOracle(bin, cases);
     const env = new TemplateEnvironment();
+    // templates reading the clock are rendered before and after the oracle runs: its second
+    // lies between the two (a loaded machine made a single render cross a second boundary)
+    const clocked = cases.map((c) => c.template.includes("now(") ? runOurs(env, c) : null);
+    const oracle = await runOracle(bin, cases);
     const failures: string[] = [];
     cases.forEach((c, i) => {
       const o = oracle[i];
       const u = runOurs(env, c);
-      const agree = ("ok" in o && "ok" in u && o.ok === u.ok) || ("error" in o && "error" in u);
+      const b = clocked[i];
+      const agree = ("ok" in o && "ok" in u && o.ok === u.ok) || ("error" in o && "error" in u) ||
+        (b !== null && "ok" in o && "ok" in b && o.ok === b.ok);
       if (!agree || ("error" in u && u.error.startsWith("NON-TEMPLATE"))) {
         failures.push(
           `${c.file}:${c.line} ${JSON.stringify(c.template)}\n  tera: ${

@@ -56,6 +56,19 @@ const PIECES = [
   "\u0483",
   "\u3099",
   "か",
+  "\u0300",
+  "\u036f",
+  "\u0080",
+  "\u009f",
+  "\u0482",
+  "\u{1F3FB}",
+  "\u{1F3FF}",
+  "😀",
+  "🚀",
+  "🤖",
+  "\u{1F650}",
+  "\u{1F6FF}",
+  "\u{1F9FF}",
 ];
 
 Deno.test("graphemeOffset agrees with whole-string segmentation (property)", () => {
@@ -86,4 +99,25 @@ Deno.test("graphemeOffset edge cases", () => {
 Deno.test("Indic conjuncts split as in Unicode 15.0 (Tera's unicode-segmentation)", () => {
   assertEquals(graphemes("\u0915\u094d\u0937\u093f"), ["\u0915\u094d", "\u0937\u093f"]);
   assertEquals(graphemeOffset("\u0915\u094d\u0937\u093f x", 1), 2);
+});
+
+Deno.test("graphemeOffset: every code point of the fast path's ranges breaks as Intl.Segmenter says", () => {
+  const ranges: [number, number, number][] = [
+    [0, 0x482, 1],
+    [0x4e00, 0x9fff, 13],
+    [0x1f300, 0x1f9ff, 1],
+  ];
+  const contexts = ["a#b", "#\u0301", "\r#\n", "#\u{1F3FD}x", "\u0301#", "#\u200d#", "\u{1F44D}#a"];
+  for (const [lo, hi, stride] of ranges) {
+    for (let cp = lo; cp <= hi; cp += stride) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      for (const ctx of contexts) {
+        const s = ctx.replaceAll("#", ch);
+        for (let n = 1; n <= 4; n++) {
+          assertEquals(graphemeOffset(s, n), naive(s, n), JSON.stringify([s, n]));
+        }
+      }
+    }
+  }
 });

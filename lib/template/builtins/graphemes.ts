@@ -59,11 +59,65 @@ function certainBoundary(s: string, i: number): boolean {
   return plain(p) && plain(c) && !(p === 13 && c === 10);
 }
 
+/** Grapheme_Cluster_Break classes the fast path of {@link graphemeOffset} knows. */
+const OTHER = 0;
+const CONTROL = 1;
+const CR = 2;
+const LF = 3;
+const EXTEND = 4;
+const UNKNOWN = 5;
+
+/**
+ * The Grapheme_Cluster_Break class of a code point in ranges whose classes are simple: ASCII
+ * and C1 controls, U+00A0–U+02FF (Latin; the soft hyphen U+00AD is Control), the combining
+ * diacritical marks U+0300–U+036F (Extend), U+0370–U+0482 (Greek, Cyrillic letters),
+ * U+4E00–U+9FFF (CJK ideographs) and the emoji blocks U+1F300–U+1F64F, U+1F680–U+1F6FF,
+ * U+1F900–U+1F9FF (Other; the skin tone modifiers U+1F3FB–U+1F3FF are Extend). UNKNOWN
+ * elsewhere (then `Intl.Segmenter` decides).
+ */
+function kindOf(cp: number): number {
+  if (cp < 0x7f) return cp >= 0x20 ? OTHER : cp === 13 ? CR : cp === 10 ? LF : CONTROL;
+  if (cp < 0xa0) return CONTROL;
+  if (cp <= 0x2ff) return cp === 0xad ? CONTROL : OTHER;
+  if (cp <= 0x36f) return EXTEND;
+  if (cp <= 0x482) return OTHER;
+  if (cp >= 0x4e00 && cp <= 0x9fff) return OTHER;
+  if (cp >= 0x1f300 && cp <= 0x1f9ff) {
+    if (cp <= 0x1f64f) return cp >= 0x1f3fb && cp <= 0x1f3ff ? EXTEND : OTHER;
+    if (cp >= 0x1f680 && cp <= 0x1f6ff) return OTHER;
+    if (cp >= 0x1f900) return OTHER;
+  }
+  return UNKNOWN;
+}
+
+/**
+ * Whether UAX #29 puts a boundary between classes `p` and `c` (both known): GB3 (CR × LF),
+ * GB4/GB5 (after and before controls), GB9 (× Extend), otherwise GB999. The other rules need
+ * ZWJ, SpacingMark, Prepend, Hangul or Regional_Indicator characters, none of them known.
+ */
+function breaks(p: number, c: number): boolean {
+  if (p === CR && c === LF) return false;
+  if (p === CONTROL || p === CR || p === LF) return true;
+  if (c === CONTROL || c === CR || c === LF) return true;
+  return c !== EXTEND;
+}
+
+/** The code point at `i` (a lone surrogate stands for itself). */
+function codePointAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    const d = s.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return (c - 0xd800) * 0x400 + d - 0xdc00 + 0x10000;
+  }
+  return c;
+}
+
 /**
  * UTF-16 offset where grapheme number `n` (0-based) starts, or -1 when `s` has at most `n`
- * graphemes. Runs of plain characters are counted directly; only the stretches between
- * certain boundaries that contain other characters go through `Intl.Segmenter`, so the cost
- * is proportional to the prefix examined, not to the whole string.
+ * graphemes. Runs of characters with simple break classes ({@link kindOf}) are counted
+ * directly; only the stretches between certain boundaries that contain other characters go
+ * through `Intl.Segmenter`, so the cost is proportional to the prefix examined, not to the
+ * whole string.
  *
  * @example
  * ```ts
@@ -78,17 +132,20 @@ export function graphemeOffset(s: string, n: number): number {
   if (n === 0) return 0;
   let count = 1; // graphemes started before position i
   let start = 0; // start of the last grapheme counted
-  let i = 1;
+  let cp = codePointAt(s, 0);
+  let pk = kindOf(cp);
+  let i = cp > 0xffff ? 2 : 1;
   while (i < len) {
-    const p = s.charCodeAt(i - 1);
-    const c = s.charCodeAt(i);
-    if (plain(p) && plain(c)) {
-      if (!(p === 13 && c === 10)) {
+    cp = codePointAt(s, i);
+    const ck = kindOf(cp);
+    if (pk !== UNKNOWN && ck !== UNKNOWN) {
+      if (breaks(pk, ck)) {
         if (count === n) return i;
         count++;
         start = i;
       }
-      i++;
+      pk = ck;
+      i += cp > 0xffff ? 2 : 1;
       continue;
     }
     // Segment from the last grapheme start to a certain boundary, far enough to likely
@@ -106,6 +163,7 @@ export function graphemeOffset(s: string, n: number): number {
     }
     start = last;
     i = j;
+    if (j < len) pk = kindOf(s.charCodeAt(j - 1)); // a plain BMP unit (certainBoundary)
   }
   return -1;
 }
