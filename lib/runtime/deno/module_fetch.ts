@@ -16,16 +16,22 @@
 import { DenoFsWorkspace } from "../../workspace/deno_fs.ts";
 import type { FetchRequest, FetchResult, ModuleFetcher } from "../../workspace/dependencies.ts";
 import {
-  archiveFormat,
   type GitRef,
   isArchivePath,
-  type ModuleSource,
   ModuleSourceError,
-  requestedVersion,
   sourceLocation,
 } from "../../workspace/module_source.ts";
-import { archiveChecksum, extractArchive, readTar } from "../../workspace/archive.ts";
+import { archiveChecksum, readTar } from "../../workspace/archive.ts";
 import { redactUrl } from "./git_sync.ts";
+import {
+  archiveFetcher,
+  exists,
+  ModuleFetchError,
+  sha256Hex,
+  writeTree,
+} from "./module_archive_fetch.ts";
+
+export { ModuleFetchError } from "./module_archive_fetch.ts";
 
 /** Options of {@link denoModuleFetcher}. */
 export interface DenoModuleFetcherOptions {
@@ -59,15 +65,6 @@ export interface DenoModuleFetcher extends ModuleFetcher {
   remoteRefs(url: string): Promise<RemoteRefs>;
 }
 
-/** A fetch failure with a code (`module_fetch_failed`, `checksum_mismatch`, `unresolved_version`). */
-export class ModuleFetchError extends Error {
-  /** @param message what failed (credentials removed) @param code machine-readable code */
-  constructor(message: string, readonly code = "module_fetch_failed") {
-    super(message);
-    this.name = "ModuleFetchError";
-  }
-}
-
 /**
  * The cache directory: `$GRAPHSVC_MODULE_CACHE`, else `$XDG_CACHE_HOME/graphsvc/modules`, else
  * `~/.cache/graphsvc/modules` (MP11).
@@ -82,19 +79,6 @@ export function moduleCacheDir(env: Record<string, string | undefined>): string 
   if (env.GRAPHSVC_MODULE_CACHE) return env.GRAPHSVC_MODULE_CACHE;
   if (env.XDG_CACHE_HOME) return `${env.XDG_CACHE_HOME}/graphsvc/modules`;
   return `${env.HOME ?? "."}/.cache/graphsvc/modules`;
-}
-
-async function exists(path: string): Promise<Deno.FileInfo | undefined> {
-  try {
-    return await Deno.stat(path);
-  } catch {
-    return undefined;
-  }
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const d = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return [...d].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function joinFs(base: string, path: string): string {
@@ -116,26 +100,6 @@ async function isGitRepo(dir: string): Promise<boolean> {
     (await exists(`${dir}/refs`)) !== undefined;
 }
 
-/** Writes `files` into a fresh temporary sibling of `final`, then renames it into place. */
-async function writeTree(final: string, files: Map<string, Uint8Array>): Promise<void> {
-  const parent = final.slice(0, final.lastIndexOf("/"));
-  await Deno.mkdir(parent, { recursive: true });
-  const tmp = `${final}.${crypto.randomUUID()}.tmp`;
-  await Deno.mkdir(tmp);
-  for (const [path, bytes] of files) {
-    const full = `${tmp}/${path}`;
-    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-    await Deno.writeFile(full, bytes);
-  }
-  try {
-    await Deno.rename(tmp, final);
-  } catch (e) {
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-    // Another run put the same entry in place first: theirs is identical.
-    if (!(await exists(final))) throw e;
-  }
-}
-
 /**
  * A fetcher of local paths (directories, bare repositories, archive files), Git URLs and archive
  * URLs, with the cache at `options.cacheDir`.
@@ -151,6 +115,12 @@ export function denoModuleFetcher(options: DenoModuleFetcherOptions): DenoModule
   const cache = options.cacheDir.replace(/\/+$/, "");
   const log = options.log ?? (() => {});
   const refreshed = new Map<string, Promise<string>>();
+  const { fetchArchive, unpack } = archiveFetcher({
+    cache,
+    offline: options.offline,
+    timeoutMs,
+    log,
+  });
 
   const git = async (args: string[], what: string, url: string): Promise<Uint8Array> => {
     let out: Deno.CommandOutput;
@@ -282,110 +252,6 @@ export function denoModuleFetcher(options: DenoModuleFetcherOptions): DenoModule
       await writeTree(`${dir}/${commit}`, readTar(tar));
     }
     return ok(commit);
-  };
-
-  const unpack = async (bytes: Uint8Array, path: string, checksum: string): Promise<string> => {
-    const dir = `${cache}/archives/${checksum.replace(/^sha256-/, "")}`;
-    if (!(await exists(dir))) {
-      let files;
-      try {
-        files = await extractArchive(bytes, archiveFormat(path));
-      } catch (e) {
-        throw new ModuleFetchError(`${redactUrl(path)}: ${(e as Error).message}`);
-      }
-      await writeTree(dir, files);
-    }
-    return dir;
-  };
-
-  const download = async (url: string): Promise<Uint8Array> => {
-    log("info", `module: downloading ${redactUrl(url)}`);
-    let res: Response;
-    try {
-      res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-    } catch (e) {
-      throw new ModuleFetchError(`download of ${redactUrl(url)} failed: ${(e as Error).message}`);
-    }
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new ModuleFetchError(`HTTP ${res.status} from ${redactUrl(url)}`);
-    }
-    return new Uint8Array(await res.arrayBuffer());
-  };
-
-  /** `{version}` of a GitHub release URL: the latest release tag (MP15). */
-  const latestRelease = async (url: string): Promise<string> => {
-    const m = /^https:\/\/github\.com\/([^/]+)\/([^/]+)\/releases\/download\//.exec(url);
-    if (!m) {
-      throw new ModuleFetchError(
-        `${redactUrl(url)} contains {version} but no version is given or pinned`,
-        "unresolved_version",
-      );
-    }
-    const res = await fetch(`https://api.github.com/repos/${m[1]}/${m[2]}/releases/latest`, {
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: { accept: "application/vnd.github+json" },
-    }).catch((e) => {
-      throw new ModuleFetchError(`latest release of ${m[1]}/${m[2]}: ${(e as Error).message}`);
-    });
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new ModuleFetchError(`latest release of ${m[1]}/${m[2]}: HTTP ${res.status}`);
-    }
-    const tag = String((await res.json()).tag_name ?? "");
-    if (tag === "") throw new ModuleFetchError(`${m[1]}/${m[2]} has no release`);
-    return url.includes("v{version}") ? tag.replace(/^v/, "") : tag;
-  };
-
-  const fetchArchive = async (
-    source: Extract<ModuleSource, { kind: "archive" }>,
-    req: FetchRequest,
-  ): Promise<FetchResult> => {
-    const location = sourceLocation(source);
-    const result = (dir: string, url: string, checksum: string): FetchResult => ({
-      status: "ok",
-      workspace: new DenoFsWorkspace(dir),
-      identity: `archive:${checksum}`,
-      pin: {
-        source: location,
-        requested: requestedVersion(source),
-        resolved: url,
-        kind: "archive",
-        checksum,
-      },
-    });
-    const pin = req.pin?.kind === "archive" ? req.pin : undefined;
-    if (pin?.checksum) {
-      const dir = `${cache}/archives/${pin.checksum.replace(/^sha256-/, "")}`;
-      if (await exists(dir)) return result(dir, pin.resolved, pin.checksum);
-      if (options.offline) return { status: "unavailable", reason: "not in the module cache" };
-      const bytes = await download(pin.resolved);
-      const sum = await archiveChecksum(bytes);
-      if (sum !== pin.checksum) {
-        throw new ModuleFetchError(
-          `checksum mismatch for ${redactUrl(pin.resolved)}: module.lock pins ${pin.checksum}, ` +
-            `the download is ${sum}`,
-          "checksum_mismatch",
-        );
-      }
-      return result(await unpack(bytes, pin.resolved, sum), pin.resolved, sum);
-    }
-    let url = source.url;
-    const index = `${cache}/archives/urls/${await sha256Hex(location)}`;
-    if (options.offline) {
-      const sum = (await Deno.readTextFile(index).catch(() => "")).trim();
-      const [known, knownUrl] = sum.split("\n");
-      const dir = `${cache}/archives/${(known ?? "").replace(/^sha256-/, "")}`;
-      if (known && await exists(dir)) return result(dir, knownUrl ?? url, known);
-      return { status: "unavailable", reason: "not in the module cache" };
-    }
-    if (url.includes("{version}")) url = url.replaceAll("{version}", await latestRelease(url));
-    const bytes = await download(url);
-    const sum = await archiveChecksum(bytes);
-    const dir = await unpack(bytes, url, sum);
-    await Deno.mkdir(`${cache}/archives/urls`, { recursive: true });
-    await Deno.writeTextFile(index, `${sum}\n${url}\n`);
-    return result(dir, url, sum);
   };
 
   const fetchPath = async (path: string, req: FetchRequest): Promise<FetchResult> => {
