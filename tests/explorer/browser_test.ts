@@ -160,6 +160,34 @@ Deno.test({
         },
       );
 
+      await t.step("add a row through the table's form, then delete it from its page", async () => {
+        await open(page, `${base}/#/type/zone`, "#type-table");
+        await page.click("details.panel summary");
+        await page.type('form.add-row input[name="name"]', "lab");
+        await page.click('form.add-row button[type="submit"]');
+        await page.waitForFunction('location.hash === "#/r/zone/lab"');
+        await settled(page, "#/r/zone/lab");
+        assert((await textOf(page, "#properties")).includes("lab"));
+        page.once("dialog", (d) => d.accept());
+        await page.click("button.danger");
+        await page.waitForFunction('location.hash === "#/type/zone"');
+        await settled(page, "#/type/zone");
+        const zones = await textOf(page, "#type-table");
+        assert(!zones.includes("lab"), zones);
+        const csv = await Deno.readTextFile(`${server.dataDir}/assets/zone.csv`);
+        assert(!csv.includes("lab"), csv);
+      });
+
+      await t.step(
+        "regression: many visits in a row each render (build stream closed on pagehide)",
+        async () => {
+          for (let i = 0; i < 8; i++) {
+            await page.goto("about:blank");
+            await open(page, `${base}/#/r/host/web-2`, "#properties");
+          }
+        },
+      );
+
       await t.step("narrow window in dark mode: no horizontal scrolling", async () => {
         await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
         await page.setViewport({ width: 390, height: 800 });
