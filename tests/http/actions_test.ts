@@ -8,7 +8,7 @@ import { attachActionService } from "../../lib/actions/engine_link.ts";
 import { unpackBundle } from "../../lib/actions/bundle.ts";
 import { generateKeyPair, toBase64 } from "../../lib/actions/seal.ts";
 import { denoActionRunner } from "../../lib/runtime/deno/action_runner.ts";
-import type { RunRecord } from "../../lib/actions/ports.ts";
+import type { RunRecord, SecretSource } from "../../lib/actions/ports.ts";
 import { createUnixFetch } from "../../lib/runtime/deno/unix_fetch.ts";
 
 const JOB = `name = "greet"
@@ -29,7 +29,11 @@ const FAIL =
   `name = "fail"\nexec = [["sh", "-c", "echo before; exit 3"], ["sh", "-c", "echo never"]]\n`;
 const SLOW = `name = "slow"\nexec = [["sh", "-c", "exec sleep 30"]]\n`;
 
-async function setup(extra: Record<string, string> = {}, options: AppOptions = {}) {
+async function setup(
+  extra: Record<string, string> = {},
+  options: AppOptions = {},
+  secrets?: SecretSource,
+) {
   const workspace = new MemoryWorkspace({
     "assets/host.csv": "name,env\nweb-1,prod\nweb-2,dev\ndb-1,prod\n",
     "actions/greet.toml": JOB,
@@ -44,6 +48,7 @@ async function setup(extra: Record<string, string> = {}, options: AppOptions = {
   });
   const link = attachActionService(engine, {
     runner: denoActionRunner({ killGraceMs: 200 }),
+    secrets,
     backoff: { initialMs: 1, maxMs: 8 },
   });
   await engine.rebuild();
@@ -325,4 +330,33 @@ Deno.test("AC32 AP16 a proxy route action://<name> reaches the service's exposed
   const res = await call("GET", "/apps/data/svc/hello");
   assertEquals(res.status, 503);
   await res.body?.cancel();
+});
+
+const SECRET_ACTION = `name = "db"
+exec = [["sh", "-c", "echo using $DB_PASSWORD; echo arg {{ secrets.DB_PASSWORD }}"]]
+[vault_secrets]
+DB_PASSWORD = { collection = "db", secret = "password" }
+`;
+
+Deno.test("AC20 AC22 a vault secret reaches the process only; without a vault the run fails with secrets_unavailable", async () => {
+  const vault: SecretSource = {
+    read: (c, s) => Promise.resolve(c === "db" && s === "password" ? "pa55-w0rd-xyz" : undefined),
+  };
+  let s = await setup({ "actions/db.toml": SECRET_ACTION }, {}, vault);
+  let { id } = await (await s.call("POST", "/api/actions/data/db")).json();
+  let r = await waitRun(s.call, id, final);
+  assertEquals([r.status, r.log_tail], ["succeeded", ["using ***", "arg ***"]]);
+  const everything = JSON.stringify(await (await s.call("GET", "/api/actions/runs")).json());
+  assert(!everything.includes("pa55"));
+  const bundle = await (await s.call("POST", "/api/actions/data/db?download=true")).arrayBuffer();
+  const b = unpackBundle(new Uint8Array(bundle));
+  assertEquals(b.sealed.map((x) => x.name), ["DB_PASSWORD"]);
+  for (const e of b.entries) assert(!new TextDecoder().decode(e.bytes).includes("pa55"), e.path);
+  await s.service.stopAll();
+
+  s = await setup({ "actions/db.toml": SECRET_ACTION });
+  ({ id } = await (await s.call("POST", "/api/actions/data/db")).json());
+  r = await waitRun(s.call, id, final);
+  assertEquals([r.status, r.error, r.log_tail], ["failed", "secrets_unavailable: DB_PASSWORD", []]);
+  await s.service.stopAll();
 });
