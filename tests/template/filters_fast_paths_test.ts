@@ -131,3 +131,22 @@ Deno.test("urlencode / slugify: inputs larger than the kept scratch buffer, then
   assertEquals(textFilters.urlencode_strict("a b", {}), "a%20b");
   assertEquals(slugify("Hello World"), "hello-world");
 });
+
+Deno.test("replace: replacements with `$` patterns are literal, like Rust's str::replace", () => {
+  const r = (s: string, from: string, to: string) => textFilters.replace(s, { from, to });
+  assertEquals(r("a-b-c", "-", "$&$&"), "a$&$&b$&$&c");
+  assertEquals(r("a-b", "-", "$1$$"), "a$1$$b");
+  assertEquals(r("the cat the", "the", "THE"), "THE cat THE");
+  assertEquals(r("aaa", "aa", "b"), "ba");
+  fc.assert(
+    fc.property(
+      text,
+      fc.constantFrom("a", " ", "é", "👍🏽", "ab"),
+      fc.string({ maxLength: 3 }),
+      (s, from, to) => {
+        assertEquals(r(s, from, to), s.split(from).join(to));
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});

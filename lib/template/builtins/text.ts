@@ -406,7 +406,8 @@ export const textFilters: FilterTable = {
       const cps = [...s];
       return to + cps.join(to) + (cps.length ? to : "");
     }
-    return s.split(from).join(to);
+    // replaceAll is native end to end, but reads `$` patterns in a replacement string
+    return to.includes("$") ? s.split(from).join(to) : s.replaceAll(from, to);
   },
   capitalize: (v) => capitalize(strValue("capitalize", v)),
   title: (v) => title(strValue("title", v)),
