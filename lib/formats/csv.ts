@@ -100,7 +100,8 @@ export function* parseCsvSteps(
 
 /**
  * A CSV file parsed into one flat, row-major array of cells: no object and no array per row,
- * for loaders that walk the rows once (asset loading).
+ * for loaders that walk the rows once (asset loading). Equal cells of a column with few distinct
+ * values are one shared string (a column of `prod`/`dev` holds two strings, not one per row).
  */
 export interface CsvTable {
   /** Header names in file order. */
@@ -115,7 +116,8 @@ export interface CsvTable {
 
 /**
  * {@link parseCsvSteps} into a {@link CsvTable}: the same scanner, checks and errors, the rows
- * stored flat.
+ * stored flat and the cells of low-cardinality columns interned while parsed (the copies die
+ * young instead of being kept until the table is dropped).
  *
  * @example
  * ```ts
@@ -141,6 +143,8 @@ export function* parseCsvTableSteps(
   const cells: string[] = [];
   const lines: number[] = [];
   const errors: ParseError[] = [];
+  // Per column: its distinct values so far, until there are more than INTERN_LIMIT.
+  const interned: (Map<string, string> | undefined)[] = header.map(() => new Map());
   for (let tick = 1;; tick++) {
     if (tick >= rowsPerStep) {
       tick = 0;
@@ -159,11 +163,28 @@ export function* parseCsvTableSteps(
       );
       continue;
     }
-    for (let i = 0; i < width; i++) cells.push(row[i]);
+    for (let i = 0; i < width; i++) {
+      const cell = row[i];
+      const values = interned[i];
+      if (!values) {
+        cells.push(cell);
+        continue;
+      }
+      const known = values.get(cell);
+      if (known !== undefined) cells.push(known);
+      else {
+        cells.push(cell);
+        values.set(cell, cell);
+        if (values.size > INTERN_LIMIT) interned[i] = undefined; // a unique-valued column
+      }
+    }
     lines.push(scanner.startLine);
   }
   return { header, cells, lines, errors };
 }
+
+/** Distinct values of a column interned by {@link parseCsvTableSteps} before it stops trying. */
+const INTERN_LIMIT = 1024;
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 

@@ -194,15 +194,13 @@ const ROWS_PER_STEP = 16;
  * are only seen by templates (A15); declared ones are converted to their type (A13); columns
  * named like another asset type hold names of resources (A17–A18; auto-linking shares their
  * strings with the names of the resources they link to, see linking.ts); any
- * other cell is kept as it is, interned while its column has few distinct values.
+ * other cell is kept as it is (the table parser already shares one string per value in columns
+ * with few distinct values).
  */
 const STRIPPED = 0;
 const DECLARED = 1;
 const RELATION = 2;
 const PLAIN = 3;
-
-/** Distinct values of a plain column interned before the column counts as unique-valued. */
-const INTERN_LIMIT = 1024;
 
 function* loadRows(
   ctx: PhaseContext,
@@ -234,7 +232,6 @@ function* loadRows(
   }
   const kinds: number[] = [];
   const specs: (ColumnDeclaration | undefined)[] = [];
-  const interned: (Map<string, string> | undefined)[] = [];
   for (const column of header) {
     const spec = column.startsWith("_") ? undefined : declaration?.columns.get(column);
     specs.push(spec);
@@ -247,15 +244,7 @@ function* loadRows(
         ? RELATION
         : PLAIN,
     );
-    const unique = column === header[keyIndex]; // the key column: one value per row
-    interned.push(kinds[kinds.length - 1] === PLAIN && !unique ? new Map() : undefined);
   }
-  const intern = (map: Map<string, string>, value: string): string => {
-    const known = map.get(value);
-    if (known !== undefined) return known;
-    map.set(value, value);
-    return value;
-  };
   // MP31: a required column missing from the header is one error, not one per row.
   const absentRequired = new Set<string>();
   for (const [column, spec] of declaration?.columns ?? []) {
@@ -318,14 +307,8 @@ function* loadRows(
           properties[header[i]] = n > 1 ? items : cell.trim();
           break;
         }
-        default: {
-          const map = interned[i];
-          if (!map) properties[header[i]] = cell;
-          else {
-            properties[header[i]] = intern(map, cell);
-            if (map.size > INTERN_LIMIT) interned[i] = undefined;
-          }
-        }
+        default:
+          properties[header[i]] = cell;
       }
     }
     let key = cells[at + keyIndex].trim();
