@@ -48,6 +48,8 @@ const PIECES = [
   "\u007f",
   "\u0000",
   "½",
+  "\ud835",
+  "\u{1D400}",
 ];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((p) => p.join(""));
 

@@ -214,6 +214,10 @@ interface SlugPiece {
 
 /** Slug pieces of non-ASCII code points already seen (a pure function's cache). */
 const pieceCache = new Map<number, SlugPiece>();
+/** BMP code units whose piece is known to be only a separator (1) or nothing (2). */
+const SEPARATOR = 1;
+const NOTHING = 2;
+const bmpKind = new Uint8Array(65536);
 
 function slugPiece(cp: number): SlugPiece {
   let p = pieceCache.get(cp);
@@ -226,7 +230,9 @@ function slugPiece(cp: number): SlugPiece {
       trail: t !== "" && !isAlnum(t.charCodeAt(t.length - 1)),
       empty: t === "",
     };
-    if (pieceCache.size < 4096) pieceCache.set(cp, p);
+    const unit = cp < 0xd800 || (cp > 0xdfff && cp < 0x10000); // not (part of) a pair
+    if (unit && (p.empty || core === "")) bmpKind[cp] = p.empty ? NOTHING : SEPARATOR;
+    else if (pieceCache.size < 4096) pieceCache.set(cp, p);
   }
   return p;
 }
@@ -260,6 +266,12 @@ export function slugify(s: string): string {
       }
       continue;
     }
+    const kind = bmpKind[c];
+    if (kind === SEPARATOR) {
+      dash = true;
+      continue;
+    }
+    if (kind === NOTHING) continue;
     let cp = c;
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
       const d = s.charCodeAt(i + 1);
