@@ -5,14 +5,18 @@
  * - `heap`: retained heap per resource of a held build result (`gc()`, then
  *   `Deno.memoryUsage().heapUsed` before and after building and holding it), beside the heap of
  *   the same CSVs parsed by papaparse into a `Map` of row objects (the raw rows).
- * - `rss`: peak RSS across repeated rebuilds through the engine (the old snapshot stays published
- *   while the next one builds) against the steady state (RSS after the first build and a `gc()`);
- *   the peak is reset through `/proc/self/clear_refs` after the steady state is read.
+ * - `rss`: peak RSS across repeated full rebuilds (sources read again, the sliced build the engine
+ *   runs; the previous result stays held while the next one builds, as a published snapshot
+ *   does) against the steady state (RSS after the first build and a `gc()`); the peak is reset
+ *   through `/proc/self/clear_refs` after the steady state is read. Full rebuilds, not the
+ *   engine's incremental ones: this row measures what a whole graph costs.
  * - `time`: a cold full build (in-memory sources to sealed graph, all phases) against parsing the
  *   same CSV texts with papaparse into a `Map` of row objects, alternated in one process.
  *
  * Usage: deno run -A --v8-flags=--expose-gc bench/memory_bench.ts <resources> <heap|rss|time>
- * Prints one JSON line.
+ * Prints one JSON line. Other V8 flags stay at their defaults (as `deno task start` runs): the
+ * peak RSS depends on how far V8 lets the heap grow before a full collection, e.g. a raised
+ * `--max-old-space-size` lets garbage of earlier builds pile up longer.
  *
  * @module
  */
@@ -20,8 +24,7 @@ import Papa from "papaparse";
 import { generateWorkspace } from "./generate.ts";
 import { DenoFsWorkspace } from "../lib/workspace/deno_fs.ts";
 import { loadSourceSet } from "../lib/workspace/sources.ts";
-import { GraphEngine } from "../lib/engine.ts";
-import { buildGraph, type BuildResult } from "../lib/pipeline/build.ts";
+import { buildGraph, buildGraphSliced, type BuildResult } from "../lib/pipeline/build.ts";
 import { createTemplateRenderer } from "../lib/pipeline/templates.ts";
 import { defaultPhases } from "../lib/pipeline/phases.ts";
 
@@ -95,13 +98,13 @@ if (mode === "heap") {
   }));
 } else if (mode === "rss") {
   const rebuilds = 5;
-  const engine = new GraphEngine({
-    workspace,
-    createTemplates: createTemplateRenderer,
-    phases: defaultPhases,
-  });
-  await engine.rebuild();
-  if (engine.status?.status !== "ok") throw new Error(`build failed: ${engine.status?.error}`);
+  const rebuild = async () =>
+    buildGraphSliced(await loadSourceSet(workspace, []), {
+      createTemplates: createTemplateRenderer,
+      phases: defaultPhases,
+    });
+  let current = await rebuild();
+  if (!current.ok) throw new Error("build failed");
   fullGc();
   const steadyKb = procStatusKb("VmRSS");
   const firstPeakKb = procStatusKb("VmHWM");
@@ -111,10 +114,10 @@ if (mode === "heap") {
   } catch {
     reset = false;
   }
-  for (let i = 0; i < rebuilds; i++) await engine.rebuild();
+  for (let i = 0; i < rebuilds; i++) current = await rebuild(); // the old one held meanwhile
   const peakKb = procStatusKb("VmHWM");
   console.log(JSON.stringify({
-    resources: engine.current.graph.resourceCount,
+    resources: current.graph.resourceCount,
     rebuilds,
     steadyRssMb: Math.round(steadyKb / 1024),
     firstBuildPeakRssMb: Math.round(firstPeakKb / 1024),
