@@ -65,8 +65,8 @@ export interface ConnectionLimits {
   /** Most open connections per client IP address; more are answered 503 and closed. */
   maxConnectionsPerClient: number;
   /**
-   * On SIGINT/SIGTERM, in-flight requests get this many ms to finish before their connections
-   * are closed (a second signal closes them at once).
+   * On SIGINT/SIGTERM (or `signal`), in-flight requests get this many ms to finish before their
+   * connections are closed (a second signal closes them at once).
    */
   shutdownGraceMs: number;
 }
@@ -154,30 +154,37 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
   });
   const controller = new AbortController();
   options.signal?.addEventListener("abort", () => controller.abort());
-  // Graceful shutdown: stop accepting, let in-flight requests finish (bounded), then exit; a
-  // second signal does not wait.
-  const stop = () => {
-    if (controller.signal.aborted) front.close(0);
-    else controller.abort();
-  };
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   // The HTTP server listens on a private Unix socket; the public TCP socket is the front of
   // serveConnections, which adds the time-outs and the per-client cap Deno.serve lacks.
   const socketDir = await Deno.makeTempDir({ prefix: "graphsvc-http-" });
   const server = Deno.serve({
     path: `${socketDir}/http.sock`,
-    signal: controller.signal,
     onListen: () => {},
   }, app.fetch);
   const front = serveConnections(listener, `${socketDir}/http.sock`, limits, options.log);
+  // Graceful shutdown: no new connections, in-flight requests finish (Deno's `shutdown`; its
+  // abort signal would drop their answers), bounded by the grace period; a second signal and the
+  // end of the grace period close what is left, and serve returns without waiting further.
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  let forced = () => {};
+  const cut = new Promise<void>((resolve) => forced = resolve);
+  const closeNow = () => {
+    clearTimeout(graceTimer);
+    front.closeAll();
+    forced();
+  };
+  const stop = () => controller.signal.aborted ? closeNow() : controller.abort();
   for (const s of signals) Deno.addSignalListener(s, stop);
   controller.signal.addEventListener("abort", () => {
-    const busy = front.close(limits.shutdownGraceMs);
+    const busy = front.stopAccepting();
     options.log(
       "info",
       `shutting down: no new connections; waiting up to ${limits.shutdownGraceMs} ms for ` +
         `${busy} open connection(s)`,
     );
+    server.shutdown().catch(() => {});
+    graceTimer = setTimeout(closeNow, limits.shutdownGraceMs);
   });
   options.log(
     "info",
@@ -188,7 +195,8 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
   const watcher = options.watchDir
     ? watchForChanges(engine, options.watchDir, options.log)
     : undefined;
-  await Promise.all([server.finished, front.finished]);
+  await Promise.race([Promise.all([server.finished, front.finished]), cut]);
+  clearTimeout(graceTimer);
   await actions.stopAll(); // running actions and services end with the server (AC30, AC31)
   await Deno.remove(socketDir, { recursive: true }).catch(() => {});
   watcher?.close();
@@ -220,12 +228,11 @@ function serveConnections(
   socketPath: string,
   limits: ConnectionLimits,
   log: (level: string, text: string) => void,
-): { close(graceMs: number): number; finished: Promise<void> } {
+): { stopAccepting(): number; closeAll(): void; finished: Promise<void> } {
   const perClient = new Map<string, number>();
   const open = new Set<() => void>();
   const handling = new Set<Promise<void>>();
   let closed = false;
-  let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const handle = async (conn: Deno.Conn) => {
     const client = (conn.remoteAddr as Deno.NetAddr).hostname;
     const count = perClient.get(client) ?? 0;
@@ -308,24 +315,19 @@ function serveConnections(
         done.then(forget, forget);
       }
     } catch { /* listener closed */ }
-    // The connections still open finish their requests (the HTTP server closes them once
-    // answered) or are closed when the grace period ends.
+    // Open connections end when the HTTP server has answered them, or by closeAll.
     while (handling.size > 0) await Promise.allSettled([...handling]);
-    clearTimeout(graceTimer);
   })();
   return {
-    close(graceMs: number) {
+    stopAccepting() {
       closed = true;
       try {
         listener.close();
       } catch { /* closed */ }
-      clearTimeout(graceTimer);
-      const shutAll = () => {
-        for (const shut of open) shut();
-      };
-      if (graceMs <= 0) shutAll();
-      else graceTimer = setTimeout(shutAll, graceMs);
       return open.size;
+    },
+    closeAll() {
+      for (const shut of open) shut();
     },
     finished,
   };
