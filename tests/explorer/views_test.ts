@@ -1,7 +1,8 @@
 // The explorer's read models (lib/explorer/views.ts) on small graphs.
 import { assertEquals } from "../_assert.ts";
 import { Graph } from "../../lib/graph/graph.ts";
-import { columnsOf, neighbourhood, typeTable } from "../../lib/explorer/views.ts";
+import { columnsOf, typeTable } from "../../lib/explorer/views.ts";
+import { neighbourhood } from "../../lib/explorer/neighbourhood.ts";
 
 function chain(n: number): Graph {
   const g = new Graph();

@@ -16,7 +16,8 @@ import type { GraphEngine } from "../../engine.ts";
 import { problem } from "../problem.ts";
 import { readConsistency, snapshotFor } from "../consistency.ts";
 import { registerSearchRoute } from "./search.ts";
-import { graphSummary, neighbourhood, resourceDetail, typeTable } from "../../explorer/views.ts";
+import { graphSummary, resourceDetail, typeTable } from "../../explorer/views.ts";
+import { neighbourhood } from "../../explorer/neighbourhood.ts";
 
 function decode(segment: string): string | undefined {
   try {
