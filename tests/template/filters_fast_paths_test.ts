@@ -152,3 +152,16 @@ Deno.test("replace: replacements with `$` patterns are literal, like Rust's str:
     { numRuns: 1000 },
   );
 });
+
+Deno.test("upper equals toUpperCase on any text (the byte-buffer path from 64 units on)", () => {
+  const long = fc.array(fc.constantFrom(...PIECES, "ΐ", "ŉ", "ﬃ", "ǅ", "ς", "i"), {
+    minLength: 30,
+    maxLength: 200,
+  }).map((p) => p.join(""));
+  fc.assert(
+    fc.property(long, (s) => assertEquals(textFilters.upper(s, {}), s.toUpperCase())),
+    { numRuns: 2000 },
+  );
+  const big = "aßΐ日👍🏽 ".repeat(20_000);
+  assertEquals(textFilters.upper(big, {}), big.toUpperCase());
+});
