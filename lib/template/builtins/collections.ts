@@ -164,7 +164,18 @@ function filesize(v: unknown): string {
 
 /** Rust's `{:.N}` formatting (round half to even on the exact binary value). */
 export function toFixedEven(x: number, digits: number): string {
-  return x.toFixed(digits);
+  const s = x.toFixed(digits);
+  // An exact tie needs at most digits + 1 binary fraction bits; then x · 10^(digits + 1) is
+  // an exact integer ending in 5. toFixed picks the larger magnitude there, Rust the even one.
+  const a = x < 0 ? -x : x;
+  const scaled = a * 10 ** (digits + 1);
+  if (!Number.isInteger(a * 2 ** (digits + 1)) || !Number.isSafeInteger(scaled)) return s;
+  if (scaled % 10 !== 5) return s;
+  const lower = (scaled - 5) / 10;
+  if (lower % 2 !== 0) return s;
+  const d = String(lower).padStart(digits + 1, "0");
+  const body = digits === 0 ? d : d.slice(0, d.length - digits) + "." + d.slice(d.length - digits);
+  return x < 0 ? "-" + body : body;
 }
 
 function roundHalfAway(x: number): number {
