@@ -11,7 +11,9 @@
  *   through `/proc/self/clear_refs` after the steady state is read. Full rebuilds, not the
  *   engine's incremental ones: this row measures what a whole graph costs.
  * - `time`: a cold full build (in-memory sources to sealed graph, all phases) against parsing the
- *   same CSV texts with papaparse into a `Map` of row objects, alternated in one process.
+ *   same CSV texts with papaparse into a `Map` of row objects, alternated in one process: the
+ *   ratio of the medians of wall-clock times, and of the summed process CPU times (less
+ *   sensitive to other load on the machine).
  *
  * Usage: deno run -A --v8-flags=--expose-gc bench/memory_bench.ts <resources> <heap|rss|time>
  * Prints one JSON line. Other V8 flags stay at their defaults (as `deno task start` runs): the
@@ -49,6 +51,13 @@ async function ensureWorkspace(): Promise<void> {
 function procStatusKb(field: string): number {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(Deno.readTextFileSync("/proc/self/status"));
   return m ? Number(m[1]) : NaN;
+}
+
+/** CPU time of this process (all threads, user + system) in ms: robust against a busy machine. */
+function cpuMs(): number {
+  const stat = Deno.readTextFileSync("/proc/self/stat");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 1/100 s
 }
 
 function fullGc(): void {
@@ -129,31 +138,42 @@ if (mode === "heap") {
   const runs = resources >= 100_000 ? 3 : 7;
   const buildMs: number[] = [];
   const peerMs: number[] = [];
+  const buildCpu: number[] = [];
+  const peerCpu: number[] = [];
   let count = 0;
   for (let i = 0; i < runs + 1; i++) {
     fullGc();
     let t = performance.now();
+    let c = cpuMs();
     const rows = papaparseIntoMap(csvTexts);
     const peer = performance.now() - t;
+    const peerC = cpuMs() - c;
     if (rows.size === 0) throw new Error("papaparse found no rows");
     fullGc();
     t = performance.now();
+    c = cpuMs();
     const result = build();
     const own = performance.now() - t;
+    const ownC = cpuMs() - c;
     if (!result.ok) throw new Error("build failed");
     count = result.graph.resourceCount;
     if (i === 0) continue; // warm-up: both sides compiled once
     peerMs.push(peer);
     buildMs.push(own);
+    peerCpu.push(peerC);
+    buildCpu.push(ownC);
   }
   const b = median(buildMs);
   const p = median(peerMs);
+  const bc = buildCpu.reduce((x, y) => x + y, 0);
+  const pc = peerCpu.reduce((x, y) => x + y, 0);
   console.log(JSON.stringify({
     resources: count,
     runs,
     buildMs: Math.round(b),
     papaparseMs: Math.round(p),
     ratio: Number((b / p).toFixed(2)),
+    cpuRatio: Number((bc / pc).toFixed(2)),
   }));
 } else {
   throw new Error(`unknown mode '${mode}' (heap, rss or time)`);
