@@ -145,7 +145,8 @@ export class IncrementalBuilder {
     } else {
       build = { result: yield* buildSteps(sources, options), mode: "full", reason: plan.reason };
     }
-    this.#prev = {
+    // A failed build (structural errors) is no base for the next one: keep nothing of it.
+    this.#prev = build.result.outcome === "failed" ? undefined : {
       sources,
       result: build.result,
       key,
@@ -157,14 +158,13 @@ export class IncrementalBuilder {
 
   #plan(sources: SourceSet, options: BuildOptions, key: string): Plan {
     const prev = this.#prev;
-    if (!prev) return { kind: "full", reason: "no previous build" };
+    if (!prev) return { kind: "full", reason: "no previous build (or it failed)" };
     if (
       prev.key !== key || prev.createTemplates !== options.createTemplates ||
       prev.phases !== options.phases
     ) {
       return { kind: "full", reason: "build options changed" };
     }
-    if (prev.result.outcome === "failed") return { kind: "full", reason: "previous build failed" };
     const diff = diffSources(prev.sources, sources);
     if (typeof diff === "string") return { kind: "full", reason: diff };
     if (diff.length === 0) {
