@@ -17,6 +17,7 @@ import {
   VersionConstraintError,
 } from "../../lib/workspace/version_constraint.ts";
 import { ParseError } from "../../lib/formats/errors.ts";
+import { manifestKeyWarnings } from "../../lib/workspace/manifest_keys.ts";
 
 Deno.test("MP10/MP14 source strings: Git URLs with :tag or #ref, archives, local paths", () => {
   assertEquals(parseModuleSource("https://git.example.org/mods/net:v1.2.0"), {
@@ -153,4 +154,20 @@ Deno.test("MP6 version constraints: comparators, comma lists, ^ and ~", () => {
   assert(satisfiesVersion("0.9.0", "<=0.9.0"));
   assertThrows(() => satisfiesVersion("1.0.0", ">=banana"), VersionConstraintError);
   assertThrows(() => satisfiesVersion("1.0.0", ""), VersionConstraintError);
+});
+
+Deno.test("MP8/MP14 dependency tables: unknown keys are unknown_key warnings with their line", () => {
+  const text = '[module]\nname = "m"\nversion = "1.0.0"\ngraphsvc_version = ">=0.1"\n' +
+    '[dependencies]\nnet = { git = "https://x/net.git", tga = "v1" }\n';
+  const w = manifestKeyWarnings(
+    {
+      module: { name: "m", version: "1.0.0", graphsvc_version: ">=0.1" },
+      dependencies: { net: { git: "https://x/net.git", tga: "v1" } },
+    },
+    text,
+    "module.toml",
+  );
+  assertEquals(w.map((x) => [x.code, x.line, x.message.split(" (")[0]]), [
+    ["unknown_key", 6, "unknown key 'tga' in [dependencies.net]"],
+  ]);
 });
