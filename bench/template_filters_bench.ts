@@ -10,7 +10,10 @@
  *
  * Run: node_modules/.bin/deno run -A bench/template_filters_bench.ts [--ms=300] [--rounds=3]
  * [--only=a,b] (`TERA_PEER=<binary>` skips the build step). `abs` and `indent` are not in Tera 1.17 (the
- * peer), so they have no case.
+ * peer), so they have no case. `slugify` and the filter-heavy template are flagged `!len` by
+ * design: Tera transliterates CJK and emoji with `deunicode`, we approximate (DIFFERENCES.md).
+ * On a loaded machine GC-heavy cases (`json_encode`) lose more than the peer: compare ratios of
+ * quiet runs, or run a case alone with `--only`.
  */
 import { parseJsonPreservingFloats, TemplateEnvironment } from "../lib/template/mod.ts";
 
