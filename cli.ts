@@ -123,7 +123,12 @@ function modContext(opts: GlobalOptions): ModContext {
     fetcher: denoModuleFetcher({
       cacheDir: moduleCacheDir(Deno.env.toObject()),
       offline: opts.offline === true,
-      log: (_level, text) => console.error(`INFO ${text}`),
+      // Clones and downloads at info; mirror updates only with --log-level debug.
+      log: (level, text) => {
+        if (level === "info" || opts.logLevel === "debug") {
+          console.error(`${level.toUpperCase()} ${text}`);
+        }
+      },
     }),
     stdout: (text) => write(Deno.stdout, text),
     stderr: (text) => write(Deno.stderr, text),
