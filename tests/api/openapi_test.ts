@@ -11,8 +11,10 @@ import { createApp } from "../../lib/api/app.ts";
 import { ROUTES, UNDESCRIBED_ROUTES } from "../../lib/api/openapi/routes.ts";
 import { openApiPath } from "../../lib/api/openapi/document.ts";
 import { registeredRoutes } from "../../lib/api/openapi/registered.ts";
+import { VaultServer } from "../../lib/vault/server.ts";
+import { MemoryVaultStore } from "../../lib/vault/state.ts";
 
-function makeApp() {
+async function makeApp() {
   const engine = new GraphEngine({
     workspace: new MemoryWorkspace({
       "assets/service.csv": "name,database\napi,orders\n",
@@ -28,14 +30,15 @@ function makeApp() {
     writes: true,
     apiToken: "t",
     mcp: { write: true },
+    vault: await VaultServer.open(new MemoryVaultStore()),
   });
   return { engine, app };
 }
 
 const key = (method: string, route: string) => `${method} ${route}`;
 
-Deno.test("every registered route is described or listed as undescribed, and no entry is stale", () => {
-  const { app } = makeApp();
+Deno.test("every registered route is described or listed as undescribed, and no entry is stale", async () => {
+  const { app } = await makeApp();
   const registered = new Set(registeredRoutes(app).map((r) => key(r.method, r.route)));
   const described = new Set(ROUTES.map((r) => key(r.method, r.route)));
   const undescribed = new Set(UNDESCRIBED_ROUTES.map((r) => key(r.method, r.route)));
@@ -48,7 +51,7 @@ Deno.test("every registered route is described or listed as undescribed, and no 
 });
 
 Deno.test("GET /api/openapi.json: an OpenAPI 3.1 document with every described operation", async () => {
-  const { app } = makeApp();
+  const { app } = await makeApp();
   const res = await app.fetch(new Request("http://x/api/openapi.json"));
   assertEquals(res.status, 200);
   assert(res.headers.get("content-type")?.startsWith("application/json"));
@@ -76,7 +79,7 @@ Deno.test("GET /api/openapi.json: an OpenAPI 3.1 document with every described o
 });
 
 Deno.test("GET /api/docs renders the document with the embedded Swagger UI, no other origin", async () => {
-  const { app } = makeApp();
+  const { app } = await makeApp();
   const page = await app.fetch(new Request("http://x/api/docs"));
   assertEquals(page.status, 200);
   const csp = page.headers.get("content-security-policy") ?? "";
@@ -98,7 +101,7 @@ Deno.test("GET /api/docs renders the document with the embedded Swagger UI, no o
 });
 
 Deno.test("answers of described endpoints match their documented schemas", async () => {
-  const { app, engine } = makeApp();
+  const { app, engine } = await makeApp();
   await engine.rebuild();
   const checked: string[] = [];
   for (const route of ROUTES) {
@@ -118,7 +121,7 @@ Deno.test("answers of described endpoints match their documented schemas", async
 });
 
 Deno.test("R13/R21 JSON bodies are checked against their documented schemas (TypeBox)", async () => {
-  const { app, engine } = makeApp();
+  const { app, engine } = await makeApp();
   await engine.rebuild();
   const send = (method: string, path: string, body: unknown) =>
     app.fetch(

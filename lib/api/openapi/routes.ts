@@ -24,6 +24,7 @@ import {
   ValidationReport,
   WriteResult,
 } from "./schemas.ts";
+import { VAULT_ROUTES } from "./routes_vault.ts";
 
 const json = (description: string, schema: TSchema = AnyObject): ResponseDoc => ({
   description,
@@ -516,6 +517,7 @@ export const ROUTES: readonly RouteDoc[] = [
     tag: "Operations",
     responses: { 200: { description: "HTML page", contentType: "text/html" } },
   },
+  ...VAULT_ROUTES,
 ];
 
 /** Registered routes that are not part of the API: pages, their static files, catch-alls. */
