@@ -1,72 +1,88 @@
 /**
- * Relations per resource id (one direction), in creation order, stored compactly: while a graph
- * is built every resource's list is a plain array kept at its exact length while short (a pushed
- * array reserves 16 spare slots, most of the memory of a list of two or three), and once the
- * graph is sealed all lists are packed into two typed arrays (CSR: offsets per resource, relation
- * ids) and the per-resource arrays are dropped.
+ * Relations per resource id (one direction), in creation order, without an array per resource:
+ * while a graph is built each resource's list is a singly linked list threaded through typed
+ * arrays (newest first: head per resource id, next per relation id), so adding a relation
+ * allocates nothing; once the graph is sealed all lists are packed into two typed arrays (CSR:
+ * offsets per resource, relation ids in creation order).
  *
  * @module
  */
-import { setById } from "./dense.ts";
-
-/** Lists up to this length grow by an exact copy; longer ones by `push` (amortised). */
-const EXACT_UP_TO = 16;
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
 /**
- * Relation lists of one direction (outgoing or incoming), keyed by resource id.
+ * Relation lists of one direction (outgoing or incoming), keyed by resource id. Entries are
+ * relation ids; `byId` turns them back into relations.
  *
  * @example
  * ```ts
  * import { Adjacency } from "./adjacency.ts";
  * const relations = [{ id: 0 }, { id: 1 }];
- * const out = new Adjacency<{ id: number }>();
- * out.add(7, relations[0]);
- * out.add(7, relations[1]);
- * out.pack(8, (id) => relations[id]);
- * console.log(out.get(7).length); // 2
+ * const out = new Adjacency<{ id: number }>((id) => relations[id]);
+ * out.add(7, 0);
+ * out.add(7, 1);
+ * console.log(out.get(7).map((r) => r.id)); // [0, 1]
+ * out.pack(8);
+ * console.log(out.get(7).map((r) => r.id)); // [0, 1]
  * ```
  */
-export class Adjacency<T extends { readonly id: number }> {
-  #lists: (T[] | undefined)[] = [];
+export class Adjacency<T> {
+  readonly #byId: (id: number) => T;
+  /** Building: per resource id, 1 + the newest relation id of its list (0: empty). */
+  #head = new Int32Array(16);
+  /** Building: per relation id, 1 + the next older relation id of its list (0: end). */
+  #next = new Int32Array(16);
+  /** Building: per resource id, the length of its list. */
+  #count = new Int32Array(16);
+  /** Packed: per resource id, where its relation ids start in `#ids` (one more for the end). */
   #offsets: Int32Array | undefined;
   #ids: Int32Array | undefined;
-  #byId: ((id: number) => T) | undefined;
 
-  /** Appends `value` to the list of `id`; returns the list (valid until the next change). */
-  add(id: number, value: T): readonly T[] {
-    const list = this.#lists[id];
-    if (!list) {
-      const fresh = [value];
-      setById(this.#lists, id, fresh);
-      return fresh;
-    }
-    const n = list.length;
-    if (n >= EXACT_UP_TO) {
-      list.push(value);
-      return list;
-    }
-    const grown = new Array<T>(n + 1);
-    for (let i = 0; i < n; i++) grown[i] = list[i];
-    grown[n] = value;
-    this.#lists[id] = grown;
-    return grown;
+  /** Creates empty lists. @param byId the relation of a relation id */
+  constructor(byId: (id: number) => T) {
+    this.#byId = byId;
   }
 
-  /** Removes `value` from the list of `id` (order of the others kept). */
-  remove(id: number, value: T): void {
-    const list = this.#lists[id];
-    if (!list) return;
-    const i = list.indexOf(value);
-    if (i >= 0) list.splice(i, 1);
+  /** Appends relation `relationId` to the list of resource `id`; returns the new length. */
+  add(id: number, relationId: number): number {
+    if (id >= this.#head.length) {
+      this.#head = grow(this.#head, id);
+      this.#count = grow(this.#count, id);
+    }
+    if (relationId >= this.#next.length) this.#next = grow(this.#next, relationId);
+    this.#next[relationId] = this.#head[id];
+    this.#head[id] = relationId + 1;
+    return ++this.#count[id];
   }
 
-  /**
-   * The list of `id`. While building this is the live array (do not keep it across changes);
-   * once packed, a fresh array per call.
-   */
+  /** Removes relation `relationId` from the list of resource `id` (others keep their order). */
+  remove(id: number, relationId: number): void {
+    if (id >= this.#head.length) return;
+    const next = this.#next;
+    let previous = -1;
+    for (let r = this.#head[id] - 1; r >= 0; previous = r, r = next[r] - 1) {
+      if (r !== relationId) continue;
+      if (previous < 0) this.#head[id] = next[r];
+      else next[previous] = next[r];
+      next[r] = 0;
+      this.#count[id]--;
+      return;
+    }
+  }
+
+  /** While building: the newest relation id of the list of `id`, -1 when empty. */
+  newest(id: number): number {
+    return id < this.#head.length ? this.#head[id] - 1 : -1;
+  }
+
+  /** While building: the relation id before `relationId` in its list, -1 at the end. */
+  older(relationId: number): number {
+    return this.#next[relationId] - 1;
+  }
+
+  /** The list of `id` in creation order, as a fresh array. */
   get(id: number): readonly T[] {
+    const byId = this.#byId;
     const ids = this.#ids;
     if (ids) {
       const offsets = this.#offsets!;
@@ -74,44 +90,54 @@ export class Adjacency<T extends { readonly id: number }> {
       const start = offsets[id];
       const end = offsets[id + 1];
       if (start === end) return EMPTY;
-      const byId = this.#byId!;
       const out = new Array<T>(end - start);
       for (let i = start; i < end; i++) out[i - start] = byId(ids[i]);
       return out;
     }
-    return this.#lists[id] ?? EMPTY;
+    const n = this.count(id);
+    if (n === 0) return EMPTY;
+    const out = new Array<T>(n);
+    const next = this.#next;
+    let at = n;
+    for (let r = this.#head[id] - 1; r >= 0; r = next[r] - 1) out[--at] = byId(r);
+    return out;
   }
 
   /** Number of entries in the list of `id`. */
   count(id: number): number {
     const offsets = this.#offsets;
     if (offsets) return id + 1 < offsets.length ? offsets[id + 1] - offsets[id] : 0;
-    return this.#lists[id]?.length ?? 0;
+    return id < this.#count.length ? this.#count[id] : 0;
   }
 
   /**
-   * Packs every list into typed arrays and drops the per-resource arrays; no change is possible
-   * afterwards. `resources` bounds the ids, `byId` turns a stored id back into its value.
+   * Packs every list into typed arrays (creation order) and drops the linked lists; no change is
+   * possible afterwards. `resources` bounds the resource ids.
    */
-  pack(resources: number, byId: (id: number) => T): void {
+  pack(resources: number): void {
     if (this.#ids) return;
-    const lists = this.#lists;
     const offsets = new Int32Array(resources + 1);
     let total = 0;
     for (let id = 0; id < resources; id++) {
       offsets[id] = total;
-      total += lists[id]?.length ?? 0;
+      total += this.count(id);
     }
     offsets[resources] = total;
     const ids = new Int32Array(total);
-    let at = 0;
+    const next = this.#next;
     for (let id = 0; id < resources; id++) {
-      const list = lists[id];
-      if (list) { for (const value of list) ids[at++] = value.id; }
+      let at = offsets[id + 1];
+      for (let r = this.newest(id); r >= 0; r = next[r] - 1) ids[--at] = r;
     }
     this.#offsets = offsets;
     this.#ids = ids;
-    this.#byId = byId;
-    this.#lists = [];
+    this.#head = this.#next = this.#count = new Int32Array(0);
   }
+}
+
+/** A copy of `array` with room for index `index` (at least doubled). */
+function grow(array: Int32Array<ArrayBuffer>, index: number): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(Math.max(index + 1, array.length * 2));
+  bigger.set(array);
+  return bigger;
 }

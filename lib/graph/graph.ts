@@ -6,9 +6,10 @@
  * mutation, so a published snapshot can be shared by concurrent readers without copying.
  *
  * Memory layout (a snapshot of 100k resources is held for as long as readers use it): resource
- * types and relation labels are interned (one string per distinct value), relation lists grow
- * by exact copies while short and are packed into typed arrays when the graph is sealed (see
- * `adjacency.ts`), and relations share one frozen empty property object until one is set.
+ * types and relation labels are interned (one string per distinct value), relation lists are
+ * linked lists in typed arrays while building and packed typed arrays once sealed (no array per
+ * resource, see `adjacency.ts`), and relations share one frozen empty property object until one
+ * is set.
  *
  * @module
  */
@@ -70,8 +71,8 @@ export class Graph {
   #relations: (MutableRelation | undefined)[] = [];
   #relationCount = 0;
   /** Relations by source / target resource id (relation identity is found by scanning). */
-  #out = new Adjacency<MutableRelation>();
-  #in = new Adjacency<MutableRelation>();
+  #out = new Adjacency<MutableRelation>((id) => this.#relations[id]!);
+  #in = new Adjacency<MutableRelation>((id) => this.#relations[id]!);
   /** For sources with many outgoing relations: target id -> relations to it. */
   #outIndex = new Map<number, Map<number, MutableRelation[]>>();
   #removed = new Set<number>();
@@ -92,11 +93,9 @@ export class Graph {
   seal(): void {
     if (this.#sealed) return;
     this.#sealed = true;
-    const relations = this.#relations.slice();
-    const byId = (id: number) => relations[id]!;
-    this.#out.pack(this.#resources.length, byId);
-    this.#in.pack(this.#resources.length, byId);
-    this.#relations = relations;
+    this.#out.pack(this.#resources.length);
+    this.#in.pack(this.#resources.length);
+    this.#relations = this.#relations.slice();
     this.#resources = this.#resources.slice();
     this.#versions = this.#versions.slice();
   }
@@ -370,11 +369,11 @@ export class Graph {
     };
     this.#relations.push(relation);
     this.#relationCount++;
-    const out = this.#out.add(source.id, relation);
-    this.#in.add(target.id, relation);
+    const outCount = this.#out.add(source.id, relation.id);
+    this.#in.add(target.id, relation.id);
     const index = this.#outIndex.get(source.id);
     if (index) pushToMap(index, target.id, relation);
-    else if (out.length > INDEX_FANOUT) this.#indexOutgoing(source.id, out);
+    else if (outCount > INDEX_FANOUT) this.#indexOutgoing(source.id, this.#out.get(source.id));
     this.#touch(source.id);
     this.#touch(target.id);
     return relation;
@@ -387,6 +386,15 @@ export class Graph {
 
   #find(source: Resource, type: string, target: Resource): MutableRelation | undefined {
     const index = this.#outIndex.get(source.id);
+    if (!index && !this.#sealed) {
+      // Walk the list in place (newest first; at most one relation matches).
+      const relations = this.#relations;
+      for (let id = this.#out.newest(source.id); id >= 0; id = this.#out.older(id)) {
+        const r = relations[id]!;
+        if (r.target === target && r.type === type) return r;
+      }
+      return undefined;
+    }
     const list = index ? index.get(target.id) : this.#out.get(source.id);
     if (list) {
       for (let i = 0; i < list.length; i++) {
@@ -431,8 +439,8 @@ export class Graph {
     if (this.#relations[relation.id] !== relation) return;
     this.#relations[relation.id] = undefined;
     this.#relationCount--;
-    this.#out.remove(relation.source.id, relation as MutableRelation);
-    this.#in.remove(relation.target.id, relation as MutableRelation);
+    this.#out.remove(relation.source.id, relation.id);
+    this.#in.remove(relation.target.id, relation.id);
     removeFrom(this.#outIndex.get(relation.source.id)?.get(relation.target.id), relation);
     this.#touch(relation.source.id);
     this.#touch(relation.target.id);

@@ -140,11 +140,11 @@ Deno.test("resourcesChangedSince: changed or listed resources in id order, remov
 
 Deno.test("Adjacency: exact lists while building, the same lists once packed", () => {
   const values = Array.from({ length: 40 }, (_, id) => ({ id }));
-  const adj = new Adjacency<{ id: number }>();
-  for (const v of values) adj.add(v.id % 3 === 0 ? 5 : v.id % 7, v);
-  adj.remove(5, values[3]);
+  const adj = new Adjacency<{ id: number }>((id) => values[id]);
+  for (const v of values) adj.add(v.id % 3 === 0 ? 5 : v.id % 7, v.id);
+  adj.remove(5, 3);
   const before = Array.from({ length: 9 }, (_, id) => adj.get(id).map((v) => v.id));
-  adj.pack(9, (id) => values[id]);
+  adj.pack(9);
   const after = Array.from({ length: 9 }, (_, id) => adj.get(id).map((v) => v.id));
   assertEquals(after, before);
   assertEquals(adj.count(5), before[5].length);
