@@ -131,6 +131,9 @@ export async function launch(): Promise<Session> {
     ],
   });
   const page = await browser.newPage();
+  // Generous bounds: the tests also run while the whole suite loads a small machine.
+  page.setDefaultTimeout(60_000);
+  page.setDefaultNavigationTimeout(60_000);
   const errors: string[] = [];
   const requests: string[] = [];
   page.on("console", (m) => {

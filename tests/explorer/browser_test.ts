@@ -21,7 +21,7 @@ if (missing && inCi) {
 }
 
 async function textOf(page: Page, selector: string): Promise<string> {
-  await page.waitForSelector(selector, { timeout: 15_000 });
+  await page.waitForSelector(selector, { timeout: 60_000 });
   return await page.$eval(selector, (e) => (e as unknown as { innerText: string }).innerText);
 }
 
@@ -38,14 +38,15 @@ async function settled(page: Page, hash: string): Promise<void> {
   await page.waitForFunction(
     `(() => { const m = document.getElementById("main");
       return m.dataset.route === ${h} && !m.hasAttribute("aria-busy"); })()`,
-    { timeout: 15_000 },
+    { timeout: 90_000 },
   );
 }
 
+/** Waits for text in an element; generous: a rebuild on a busy machine may take a while. */
 async function waitText(page: Page, selector: string, text: string): Promise<void> {
   const s = JSON.stringify(selector), t = JSON.stringify(text);
   await page.waitForFunction(`document.querySelector(${s})?.textContent?.includes(${t})`, {
-    timeout: 15_000,
+    timeout: 90_000,
   });
 }
 
@@ -116,7 +117,7 @@ Deno.test({
         "neighbourhood: cytoscape graph to depth 2, label filter in the URL",
         async () => {
           await page.goto(`${base}/#/graph/service/checkout?depth=2`);
-          await page.waitForSelector("#cy[data-ready]", { timeout: 15_000 });
+          await page.waitForSelector("#cy[data-ready]", { timeout: 60_000 });
           const all = await textOf(page, "#graph-status");
           const count = Number(all.split(" ")[0]);
           assert(count >= 5, all);
@@ -126,7 +127,7 @@ Deno.test({
           await screenshot(page, "graph");
           await page.click('.labels input[value="EXPOSES"]');
           await page.waitForFunction('location.hash.includes("label=")');
-          await page.waitForSelector("#cy[data-ready]", { timeout: 15_000 });
+          await page.waitForSelector("#cy[data-ready]", { timeout: 60_000 });
           const fewer = Number((await textOf(page, "#graph-status")).split(" ")[0]);
           assert(fewer < count, `${fewer} < ${count}`);
         },
@@ -238,7 +239,7 @@ Deno.test({
       const props = await open(page, `${server.url}/explorer#/r/identity/root`, "#properties");
       assert(props.includes("administration"), props);
       await page.goto(`${server.url}/explorer#/graph/identity/root?depth=2`);
-      await page.waitForSelector("#cy[data-ready]", { timeout: 15_000 });
+      await page.waitForSelector("#cy[data-ready]", { timeout: 60_000 });
       await screenshot(page, "corpus");
       assertEquals(s.errors, []);
       assertEquals(foreignHosts(s.requests), []);

@@ -28,7 +28,12 @@ export async function get(path, params = {}) {
   }
   const headers = { accept: "application/json" };
   if (minGeneration > 0) headers["Graphsvc-Min-Generation"] = String(minGeneration);
-  return parse(await fetch(url, { headers }));
+  // 504: the build with our write is still running after the server's wait bound; ask again.
+  for (let attempt = 1;; attempt++) {
+    const res = await fetch(url, { headers });
+    if (res.status !== 504 || minGeneration === 0 || attempt >= 6) return parse(res);
+    await res.body?.cancel();
+  }
 }
 
 /** Sends a write to the auto-CRUD endpoints; remembers the generation that will contain it. */
