@@ -162,6 +162,8 @@ Deno.test("upper equals toUpperCase on any text (the byte-buffer path from 64 un
     fc.property(long, (s) => assertEquals(textFilters.upper(s, {}), s.toUpperCase())),
     { numRuns: 2000 },
   );
+  const bom = "\ufeff" + "a".repeat(80); // a leading U+FEFF is text, not a BOM to drop
+  assertEquals(textFilters.upper(bom, {}), bom.toUpperCase());
   const big = "aßΐ日👍🏽 ".repeat(20_000);
   assertEquals(textFilters.upper(big, {}), big.toUpperCase());
 });

@@ -19,7 +19,8 @@ function scratchFor(n: number, old?: Uint8Array, used = 0): Uint8Array {
   return b;
 }
 
-const asciiDecoder = new TextDecoder();
+// ignoreBOM: a leading U+FEFF is text (upper keeps it), not a byte order mark to strip
+const asciiDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const HEX_DIGITS = new TextEncoder().encode("0123456789ABCDEF");
 
 function pct(b: Uint8Array, o: number, byte: number): void {
