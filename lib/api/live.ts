@@ -17,6 +17,7 @@ import { registerMutationRoutes } from "./rest/mutations.ts";
 import { registerModuleParamRoutes } from "./rest/module_params.ts";
 import { registerWebhookRoutes, type WorkspaceSync } from "./rest/webhook.ts";
 import { registerContractRoutes } from "./rest/contracts.ts";
+import { ContractService } from "../contracts/service.ts";
 
 /** Options of the live service. */
 export interface LiveOptions {
@@ -38,6 +39,8 @@ export interface LiveService {
   writes: WriteService;
   /** How the GraphQL mutations of a request are carried out. */
   mutationMode(request: Request): Promise<MutationMode>;
+  /** Contracts (AC44): `/api/contracts` and the MCP tools `contract.<name>` call them alike. */
+  contracts: ContractService;
 }
 
 /**
@@ -105,7 +108,8 @@ export function registerLiveService(
   registerAssetWriteRoutes(app, writes);
   registerMutationRoutes(app, writes);
   registerModuleParamRoutes(app, engine, settled);
-  registerContractRoutes(app, engine, writes, settled);
+  const contracts = new ContractService(engine, writes, settled);
+  registerContractRoutes(app, contracts);
   registerWebhookRoutes(app, engine, options.apiToken, options.sync);
 
   const serviceWriter: MutationWriter = {
@@ -124,6 +128,7 @@ export function registerLiveService(
   };
   return {
     writes,
+    contracts,
     mutationMode: async (request) => {
       if (!writes.enabled) return disabled;
       if (options.protectWrites) {

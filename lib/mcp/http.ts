@@ -11,6 +11,7 @@ import type { Hono } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Graph } from "../graph/graph.ts";
 import { createMcpServer, type McpActions, type McpWriter, registerActionTools } from "./server.ts";
+import { type McpContracts, registerContractTools } from "./contract_tools.ts";
 
 /** What `/mcp` needs from the engine (a `GraphEngine` fits). */
 export interface McpHost {
@@ -28,7 +29,7 @@ export interface McpHost {
 
 /** Options of {@link registerMcpRoutes}. */
 export interface McpOptions {
-  /** Expose `saveAsset` (`--mcp-write`). */
+  /** Expose `saveAsset` and the contract tools `contract.<name>` (`--mcp-write`). */
   write?: boolean;
   /** Actions as tools (R74), once an action runtime exists. */
   actions?: McpActions;
@@ -46,8 +47,9 @@ interface Session {
 
 /**
  * Mounts `/mcp` and adds `mcp` (and `mcp_write`) to `info.features` (R60). `live` is the live
- * service: its write path and write authorisation (`--read-only`, `--protect-writes`) are those of
- * `saveAsset`, which exists only with `write: true`.
+ * service: its write path, contracts and write authorisation (`--read-only`, `--protect-writes`)
+ * are those of `saveAsset` and the tools `contract.<name>` (AC44), which exist only with
+ * `write: true`.
  *
  * @example
  * ```ts ignore
@@ -60,6 +62,7 @@ export function registerMcpRoutes(
   live: {
     writes: McpWriter;
     mutationMode(request: Request): Promise<{ key: string }>;
+    contracts?: McpContracts;
   },
   options: McpOptions,
   info: { version: string; features: string[] },
@@ -86,7 +89,7 @@ export function registerMcpRoutes(
       if (mode.key === "write") return undefined;
       return mode.key === "disabled"
         ? "asset writes are disabled on this server (--read-only)"
-        : "saveAsset requires a valid X-API-Token header (--protect-writes)";
+        : "MCP writes require a valid X-API-Token header (--protect-writes)";
     },
     awaitGeneration: async (g: number) => (await host.awaitGeneration(g, 10_000)).kind === "ready",
     actions: options.actions,
@@ -110,6 +113,7 @@ export function registerMcpRoutes(
   const open = async (): Promise<Session> => {
     const server = createMcpServer(deps);
     if (options.actions) await registerActionTools(server, options.actions);
+    if (options.write && live.contracts) await registerContractTools(server, live.contracts, deps);
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),

@@ -1,7 +1,8 @@
 /**
  * The MCP server over the engine (reference R70–R74), built with the official TypeScript SDK:
  * graph tools, the graph-RAG prompts, `saveAsset` when writes are enabled, and actions as tools
- * once an action runtime is given ({@link McpActions}).
+ * once an action runtime is given ({@link McpActions}); contracts as tools are in
+ * contract_tools.ts.
  *
  * @module
  */
@@ -22,6 +23,7 @@ import {
   ToolInputError,
 } from "./graph_tools.ts";
 import { globalSearch, localSearch, semanticSearch } from "./search.ts";
+import { requestHeaders } from "./contract_tools.ts";
 
 /** A row write of `saveAsset` (the live service's auto-CRUD path). */
 export interface McpWriter {
@@ -242,11 +244,7 @@ function registerSaveAsset(server: McpServer, deps: McpDeps, writer: McpWriter):
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   }, (a, extra) =>
     run(async () => {
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(extra.requestInfo?.headers ?? {})) {
-        if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-      }
-      const refused = await deps.authorize?.(headers);
+      const refused = await deps.authorize?.(requestHeaders(extra));
       if (refused) throw new ToolInputError(refused);
       if (a.mode === "update" && a.name === undefined) {
         throw new ToolInputError("mode update needs the name of the row");

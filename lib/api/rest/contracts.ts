@@ -6,12 +6,8 @@
  * @module
  */
 import type { Context, Hono } from "hono";
-import type { JsonValue } from "../../graph/graph.ts";
-import type { GraphEngine } from "../../engine.ts";
 import { ParseError } from "../../formats/errors.ts";
-import type { WriteService } from "../../writes/service.ts";
-import { callContract } from "../../contracts/execute.ts";
-import { ContractLoader } from "../../contracts/load.ts";
+import type { ContractService } from "../../contracts/service.ts";
 import { type Contract, ContractCallError } from "../../contracts/types.ts";
 import { problem } from "../problem.ts";
 import { readJsonBody, writeAccepted } from "./write_responses.ts";
@@ -45,24 +41,16 @@ function configError(e: ParseError): Response {
  * Registers the contract routes.
  *
  * @param app the Hono app
- * @param engine the engine (workspace, modules, parameters, templates)
- * @param writes the one write path
- * @param settled resolves once a first build has published declarations and parameters
+ * @param service the contract service (shared with the MCP tools `contract.<name>`)
  * @example
  * ```ts ignore
- * registerContractRoutes(app, engine, writes, settled);
+ * registerContractRoutes(app, new ContractService(engine, writes, settled));
  * ```
  */
-export function registerContractRoutes(
-  app: Hono,
-  engine: GraphEngine,
-  writes: WriteService,
-  settled: () => Promise<void>,
-): void {
-  const loader = new ContractLoader(engine.workspace, engine.modules);
+export function registerContractRoutes(app: Hono, service: ContractService): void {
   const load = async (): Promise<Contract[] | Response> => {
     try {
-      return await loader.load();
+      return await service.list();
     } catch (e) {
       if (e instanceof ParseError) return configError(e);
       throw e;
@@ -84,7 +72,7 @@ export function registerContractRoutes(
     if (contracts instanceof Response) return contracts;
     const contract = contracts.find((x) => x.name === name);
     if (!contract) return problem(404, "not-found", `no contract named '${name}'`);
-    if (!writes.enabled) return problem(403, "forbidden", "asset writes are disabled");
+    if (!service.writes.enabled) return problem(403, "forbidden", "asset writes are disabled");
     let body: unknown = {};
     const raw = c.req.raw;
     if (raw.headers.get("content-length") !== "0" && raw.body !== null) {
@@ -95,14 +83,8 @@ export function registerContractRoutes(
         body = parsed.value;
       }
     }
-    await settled();
-    const params = engine.current.params as Readonly<Record<string, JsonValue>>;
     try {
-      const result = await callContract(contract, body, {
-        writes,
-        templates: engine.createTemplates(params),
-        params,
-      });
+      const result = await service.call(contract, body);
       return writeAccepted(200, { success: true, writes: result.writes }, result.generation);
     } catch (e) {
       if (e instanceof ContractCallError) {
