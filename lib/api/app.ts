@@ -9,7 +9,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { GraphEngine } from "../engine.ts";
 import { problem } from "./problem.ts";
 import { registerAssetReadRoutes } from "./rest/assets.ts";
-import { registerInfoRoutes, type ServerInfo } from "./rest/info.ts";
+import { addFeatures, registerInfoRoutes, type ServerInfo } from "./rest/info.ts";
 import { registerHealthRoutes } from "./rest/health.ts";
 import { registerBuildStreamRoute } from "./rest/build_stream.ts";
 import { registerOutputRoutes } from "./rest/outputs.ts";
@@ -102,6 +102,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   );
   const live = registerLiveService(app, engine, options);
   const actions = options.actions;
+  addFeatures(info, { actions: !!actions, contracts: live.writes.enabled, vault: !!options.vault });
   const mcp = actions ? { actions: mcpActions(actions), ...options.mcp } : options.mcp ?? {};
   registerMcpRoutes(app, engine, live, mcp, info); // `/mcp` (R70–R74)
   registerActionRoutes(app, { ...options, service: actions }); // `/api/actions` (AC10–AC13)

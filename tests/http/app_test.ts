@@ -84,7 +84,7 @@ Deno.test("R61/R60 engine-info and features", async () => {
   ]);
   assertEquals(info.last_build.status, "ok");
   assertEquals(info.generation, 1);
-  assertEquals(await (await get("/api/features")).json(), ["admin_assets", "mcp"]);
+  assertEquals(await (await get("/api/features")).json(), ["admin_assets", "contracts", "mcp"]);
 });
 
 Deno.test("R92 unknown /api path → 404 problem; wrong method → 405 with Allow", async () => {

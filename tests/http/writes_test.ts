@@ -238,7 +238,11 @@ Deno.test("G20/R60 read-only: no admin_assets feature, writes 403, mutations suc
   const r = await gql('mutation { AddSite(input: { name: "x" }) { success message } }');
   assertEquals(r.body.data.AddSite, { success: false, message: "asset writes are disabled" });
   const open = await setup();
-  assertEquals(await (await open.call("/api/features")).json(), ["admin_assets", "mcp"]);
+  assertEquals(await (await open.call("/api/features")).json(), [
+    "admin_assets",
+    "contracts",
+    "mcp",
+  ]);
 });
 
 Deno.test("R91 --protect-writes: every mutating endpoint needs the token", async () => {

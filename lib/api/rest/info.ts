@@ -16,6 +16,34 @@ export interface ServerInfo {
   features: string[];
 }
 
+/** What is switched on, for {@link addFeatures}. */
+export interface EnabledParts {
+  /** An action runtime is attached (`/api/actions`, MCP action tools). */
+  actions?: boolean;
+  /** Contracts can be called (asset writes are enabled). */
+  contracts?: boolean;
+  /** The built-in vault is served at `/vault` (`--vault`). */
+  vault?: boolean;
+}
+
+/**
+ * Adds `actions`, `contracts` and `vault` to `info.features` when those parts are enabled
+ * (reference R60); names already present are not repeated. `mcp` and `mcp_write` are added where
+ * `/mcp` is mounted.
+ *
+ * @example
+ * ```ts
+ * import { addFeatures } from "./info.ts";
+ * const info = { edition: "ce" as const, version: "1.0.0", features: ["admin_assets"] };
+ * addFeatures(info, { contracts: true });
+ * console.log(info.features); // ["admin_assets", "contracts"]
+ * ```
+ */
+export function addFeatures(info: ServerInfo, parts: EnabledParts): void {
+  const names = (["actions", "contracts", "vault"] as const).filter((n) => parts[n] === true);
+  info.features = [...info.features, ...names.filter((n) => !info.features.includes(n))];
+}
+
 /** Registers `GET /api/features` and `GET /api/engine-info`. */
 export function registerInfoRoutes(app: Hono, engine: GraphEngine, info: ServerInfo): void {
   app.get("/api/features", () => Response.json(info.features));
