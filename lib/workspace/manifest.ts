@@ -10,11 +10,7 @@ import { ParseError } from "../formats/errors.ts";
 import { checkTomlDepth } from "../formats/toml_depth.ts";
 import type { Layer } from "./sources.ts";
 import { DeclarationTracker } from "./composition.ts";
-import {
-  manifestKeyWarnings,
-  type ManifestWarning,
-  unusedFolderWarnings,
-} from "./manifest_keys.ts";
+import { manifestKeyWarnings, type ManifestWarning } from "./manifest_keys.ts";
 
 export type { ManifestWarning } from "./manifest_keys.ts";
 
@@ -183,7 +179,6 @@ export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
   const out = emptyManifest();
   const tracker = new DeclarationTracker(out.composition);
   for (const layer of layers) {
-    out.warnings.push(...unusedFolderWarnings(layer));
     if (layer.manifestText === undefined) continue;
     const file = layer.isDataDir ? "module.toml" : `${layer.id}/module.toml`;
     const doc = parseTomlDocument(layer.manifestText, file);

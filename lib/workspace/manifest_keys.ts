@@ -8,7 +8,6 @@
  * @module
  */
 import type { JsonValue } from "../graph/graph.ts";
-import type { Layer } from "./sources.ts";
 import { DEPENDENCY_KEYS } from "./module_source.ts";
 
 /** A warning about a manifest key. */
@@ -226,37 +225,4 @@ function lineOf(lines: readonly string[], path: readonly string[]): number | und
   const inline = new RegExp(`(^|[{,\\s])${last}\\s*=`);
   for (let k = from; k < lines.length; k++) if (inline.test(lines[k])) return k + 1;
   return undefined;
-}
-
-const UNUSED_FOLDERS: Record<string, string> = {
-  actions: "actions are not run (actions-and-contracts.md)",
-  contracts: "contracts are not checked (actions-and-contracts.md)",
-};
-
-/**
- * One `not_implemented` warning per folder of `layer` that holds files the engine loads but
- * does not use yet (`actions/`, `contracts/`), naming the first file.
- *
- * @example
- * ```ts
- * import { unusedFolderWarnings } from "./manifest_keys.ts";
- * const w = unusedFolderWarnings({ id: "data", isDataDir: true, location: "memory:",
- *   files: new Map([["actions/deploy.toml", ""]]) });
- * console.log(w[0].file); // "actions/deploy.toml"
- * ```
- */
-export function unusedFolderWarnings(layer: Layer): ManifestWarning[] {
-  const out: ManifestWarning[] = [];
-  for (const [folder, reason] of Object.entries(UNUSED_FOLDERS)) {
-    const paths = [...layer.files.keys()].filter((p) => p.startsWith(`${folder}/`)).sort();
-    if (paths.length === 0) continue;
-    const first = layer.isDataDir ? paths[0] : `${layer.id}/${paths[0]}`;
-    out.push({
-      code: "not_implemented",
-      file: first,
-      message: `${folder}/ holds ${paths.length} file(s); ${folder} are not implemented yet ` +
-        `and are ignored: ${reason}`,
-    });
-  }
-  return out;
 }
