@@ -150,3 +150,28 @@ Deno.test("R13/R21 JSON bodies are checked against their documented schemas (Typ
   assertEquals(ok.status, 201, await ok.clone().text());
   await ok.body?.cancel();
 });
+
+Deno.test("read-your-writes: every GET that honours min_generation documents Graphsvc-Min-Generation, and only those", async () => {
+  const { app, engine } = await makeApp();
+  await engine.rebuild();
+  const values: Record<string, string> = { file: "service.csv", type: "service", name: "api" };
+  const honours: string[] = [];
+  for (const route of ROUTES) {
+    if (route.method !== "GET") continue;
+    const path = (route.path ?? openApiPath(route.route)).replace(
+      /\{(\w+)\}/g,
+      (_, p: string) => values[p] ?? "x",
+    );
+    // An invalid value is refused by the consistency middleware before any handler runs.
+    const res = await app.fetch(new Request(`http://localhost${path}?min_generation=no`));
+    const text = res.status === 400 ? await res.text() : (await res.body?.cancel(), "");
+    const honoured = text.includes("Graphsvc-Min-Generation must be");
+    if (honoured) honours.push(path);
+    const documented = route.parameters?.some((p) => p.name === "Graphsvc-Min-Generation") ??
+      false;
+    assertEquals(documented, honoured, `GET ${path}: documented ${documented}`);
+  }
+  for (const path of ["/api/resources", "/api/neighbourhood", "/api/search"]) {
+    assert(honours.includes(path), `${path} was not checked`);
+  }
+});

@@ -44,7 +44,7 @@ const minGeneration = {
   name: "Graphsvc-Min-Generation",
   in: "header",
   description: "answer from this build generation or a newer one (read-your-writes); waits " +
-    "for it up to a bound, then 409/504",
+    "for it up to a bound, then 409/504. The query parameter `min_generation` is the same",
   schema: Type.Integer({ minimum: 0 }),
 } as const;
 const intQuery = (name: string, description: string) =>
@@ -391,6 +391,7 @@ export const ROUTES: readonly RouteDoc[] = [
     route: "/api/resources",
     summary: "Resource types and relation labels with counts",
     tag: "Resources",
+    parameters: [minGeneration],
     responses: { 200: json("the graph summary") },
   },
   {
@@ -406,6 +407,7 @@ export const ROUTES: readonly RouteDoc[] = [
       intQuery("offset", "rows to skip"),
       intQuery("limit", "rows to return (at most 500)"),
       { name: "f.<column>", in: "query", description: "filter: the column contains the text" },
+      minGeneration,
     ],
     responses: { 200: json("the page"), 400: fail("bad number"), 404: fail("no such type") },
   },
@@ -416,6 +418,7 @@ export const ROUTES: readonly RouteDoc[] = [
     pathParams: { type: "resource type", name: "resource name" },
     summary: "One resource: properties, relations, outputs, compliance, issues, sources",
     tag: "Resources",
+    parameters: [minGeneration],
     responses: { 200: json("the resource"), 404: fail("no such resource") },
   },
   {
@@ -428,6 +431,7 @@ export const ROUTES: readonly RouteDoc[] = [
       { name: "name", in: "query", description: "resource name", required: true },
       intQuery("depth", "1 to 3 (default 1)"),
       { name: "label", in: "query", description: "only relations with this label" },
+      minGeneration,
     ],
     responses: {
       200: json("nodes and edges"),
@@ -445,6 +449,7 @@ export const ROUTES: readonly RouteDoc[] = [
       { name: "type", in: "query", description: "only this resource type" },
       intQuery("limit", "hits to return (at least 1)"),
       intQuery("offset", "hits to skip"),
+      minGeneration,
     ],
     responses: { 200: json("a page of hits"), 400: fail("bad number") },
   },
@@ -528,7 +533,11 @@ export const UNDESCRIBED_ROUTES: readonly UndescribedRoute[] = [
   { method: "GET", route: "/explorer", reason: "HTML page (explorer)" },
   { method: "GET", route: "/explorer/", reason: "HTML page (explorer)" },
   { method: "GET", route: "/explorer/assets/:file", reason: "static files of the explorer" },
-  { method: "GET", route: "/", reason: "HTML root page listing the apps" },
+  {
+    method: "GET",
+    route: "/",
+    reason: "HTML root page: the data directory's app when it has one, else the explorer",
+  },
   { method: "GET", route: "/apps", reason: "HTML page listing the apps" },
   { method: "ALL", route: "/apps/:id{[^/]+}", reason: "hosted app files and proxies" },
   { method: "ALL", route: "/apps/:id{[^/]+}/*", reason: "hosted app files and proxies" },
