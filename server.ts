@@ -309,6 +309,10 @@ function serveConnections(
   const finished = (async () => {
     try {
       for await (const conn of listener) {
+        if (closed) { // accepted while the listener was being closed: not served
+          conn.close();
+          continue;
+        }
         const done = handle(conn);
         handling.add(done);
         const forget = () => handling.delete(done);
