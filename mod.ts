@@ -130,4 +130,7 @@ export type {
   Loc,
   TraceFrame,
 } from "./lib/jsonnet/mod.ts";
+export { VaultServer } from "./lib/vault/server.ts";
+export type { ClientRecord, InviteRecord, Role } from "./lib/vault/state.ts";
+export type { KdfParams } from "./lib/vault/crypto.ts";
 export { VERSION } from "./lib/version.ts";
