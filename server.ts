@@ -411,17 +411,33 @@ function watchForChanges(
     return undefined;
   }
   let timer: ReturnType<typeof setInterval> | undefined;
+  // The paths changed since the last request, relative to the data directory, so the engine can
+  // rebuild incrementally; `undefined` once a path could not be related (a full build then).
+  let changed: Set<string> | undefined = new Set();
+  let root: string;
+  try {
+    root = Deno.realPathSync(dir).replace(/\/+$/, "") + "/";
+  } catch {
+    root = "";
+  }
   (async () => {
     try {
       for await (const event of watcher) {
         // Our own atomic writes create `.name.uuid.tmp` files first; the rename is what counts.
-        if (
-          event.paths.every((p) =>
-            p.endsWith(".tmp") || p.includes("/.graphsvc/") || p.includes("/.git/")
-          )
-        ) continue;
+        const paths = event.paths.filter((p) =>
+          !(p.endsWith(".tmp") || p.includes("/.graphsvc/") || p.includes("/.git/"))
+        );
+        if (paths.length === 0) continue;
+        for (const p of paths) {
+          if (changed && root !== "" && p.startsWith(root)) changed.add(p.slice(root.length));
+          else changed = undefined;
+        }
         clearTimeout(timer);
-        timer = setTimeout(() => engine.requestRebuild(), 200);
+        timer = setTimeout(() => {
+          const request = changed ? { changed: [...changed].sort() } : {};
+          changed = new Set();
+          engine.requestRebuild(request);
+        }, 200);
       }
     } catch { /* watcher closed */ }
   })();
