@@ -1,4 +1,4 @@
-import { cli, ROOT as root, tempWorkspace } from "./_cli.ts";
+import { cli, spawnServe, tempWorkspace } from "./_cli.ts";
 import { assert, assertEquals } from "../_assert.ts";
 
 Deno.test("CL18 build writes graph JSON in the documented shape and prints a summary", async () => {
@@ -65,21 +65,7 @@ Deno.test("--version names the edition; GRAPHSVC_EDITION=ee selects graphsvc-ee"
 Deno.test("CL10 serve answers GraphQL on the given port, then stops on SIGTERM", async () => {
   const dir = await tempWorkspace({ "assets/h.csv": "name\nx\n" });
   const port = 17000 + Math.floor(Math.random() * 2000);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${root}cli.ts`,
-      "--data-dir",
-      dir,
-      "serve",
-      "--port",
-      String(port),
-      "--no-watch",
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
+  const server = await spawnServe(dir, [], { port });
   try {
     let body: { data?: { countNodes: number } } | undefined;
     for (let i = 0; i < 100 && body?.data?.countNodes !== 1; i++) {
@@ -91,9 +77,7 @@ Deno.test("CL10 serve answers GraphQL on the given port, then stops on SIGTERM",
     }
     assertEquals(body?.data?.countNodes, 1);
   } finally {
-    child.kill("SIGTERM");
-    const status = await child.status;
-    await child.stderr.cancel();
+    const status = await server.stop("SIGTERM");
     assertEquals(status.code, 0);
   }
 });

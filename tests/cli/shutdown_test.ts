@@ -2,70 +2,17 @@
 // requests in flight are answered, then the process exits 0; a request that outlasts the grace
 // period is cut so the process still exits. Every wait is bounded; nothing asserts durations.
 import { assert, assertEquals } from "../_assert.ts";
-import { ROOT, tempWorkspace } from "./_cli.ts";
+import { ROOT, type ServeProcess, spawnServe, tempWorkspace } from "./_cli.ts";
 
 const FILES = {
   "assets/service.csv": "name,database\napi,orders\n",
   "assets/database.csv": "name,engine\norders,postgres\n",
 };
 
-interface Server {
-  child: Deno.ChildProcess;
-  port: number;
-  /** Resolves once stderr has a line matching `pattern` (rejects after `boundMs`). */
-  logged(pattern: RegExp, boundMs?: number): Promise<string>;
-  stderr(): string;
-}
-
-async function startServer(extra: string[] = []): Promise<Server> {
+/** `serve` on a fresh copy of FILES, once its first build is done. */
+async function startServer(extra: string[] = []): Promise<ServeProcess> {
   const dir = await tempWorkspace(FILES, "graphsvc-shutdown-");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${ROOT}cli.ts`,
-      "--data-dir",
-      dir,
-      "serve",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      "0",
-      "--no-watch",
-      ...extra,
-    ],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const waiters: (() => void)[] = [];
-  (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
-      text += chunk;
-      for (const w of waiters.splice(0)) w();
-    }
-  })();
-  const logged = (pattern: RegExp, boundMs = 30_000) =>
-    new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no log line ${pattern} in:\n${text}`)),
-        boundMs,
-      );
-      const check = () => {
-        const m = pattern.exec(text);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[0]);
-        } else waiters.push(check);
-      };
-      check();
-    });
-  const line = await logged(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
-  const port = Number(/:(\d+)\/?/.exec(line.slice(line.indexOf("127.0.0.1")))![1]);
-  await logged(/build 1: \d+ resources/);
-  return { child, port, logged, stderr: () => text };
+  return await spawnServe(dir, extra, { waitForBuild: true });
 }
 
 async function readAll(conn: Deno.Conn): Promise<string> {
@@ -142,6 +89,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       `answer: ${JSON.stringify(answer)}\n${server.stderr()}`,
     );
     const status = await exited(server.child);
+    await server.stop(); // (exited: waits for the end of its log)
     assertEquals(status.code, 0, server.stderr());
     assert(server.stderr().includes("server stopped"), server.stderr());
   });
@@ -154,6 +102,7 @@ Deno.test("a request outlasting --shutdown-grace (an event stream) is cut and th
   await reader.read(); // the last build's sentinel: the stream is open
   server.child.kill("SIGINT");
   const status = await exited(server.child);
+  await server.stop(); // (exited: waits for the end of its log)
   assertEquals(status.code, 0, server.stderr());
   // The stream ends (closed by the server) instead of hanging.
   try {

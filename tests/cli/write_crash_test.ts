@@ -8,8 +8,8 @@
  */
 import { assert, assertEquals } from "../_assert.ts";
 import { formatCsvCell, parseCsv } from "../../lib/formats/csv.ts";
+import { type ServeProcess, spawnServe } from "./_cli.ts";
 
-const root = new URL("../../", import.meta.url).pathname;
 const CLIENTS = 6;
 /** The kill comes once this many writes have been acknowledged (the storm is still running). */
 const KILL_AFTER_ACKS = 150;
@@ -26,59 +26,10 @@ const TYPES = [{ type: "host", file: "host.csv", other: "os" }, {
   other: "cidr",
 }] as const;
 
-interface Server {
-  base: string;
-  child: Deno.ChildProcess;
-  log: () => string;
-}
-
 /** Starts `cli.ts serve` on 127.0.0.1 with a free port; resolves once it listens. */
-async function startServer(dir: string): Promise<Server> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${root}cli.ts`,
-      "--data-dir",
-      dir,
-      "serve",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      "0",
-      "--no-watch",
-    ],
-    cwd: root,
-    // No token and no Git remote from the environment of whoever runs the tests.
-    env: { GRAPHSVC_API_TOKEN: "", GIT_SYNC_URL: "" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const { promise: listening, resolve: announce } = Promise.withResolvers<string>();
-  (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(text);
-      if (m) announce(m[1]);
-    }
-  })();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const port = await Promise.race([
-    listening,
-    child.status.then((s) => `exited ${s.code}`),
-    new Promise<string>((resolve) => (timer = setTimeout(() => resolve("timeout"), 60_000))),
-  ]);
-  clearTimeout(timer);
-  if (!/^\d+$/.test(port)) {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already gone */ }
-    throw new Error(`server did not start (${port}):\n${text}`);
-  }
-  return { base: `http://127.0.0.1:${port}`, child, log: () => text };
+function startServer(dir: string): Promise<ServeProcess> {
+  // No token and no Git remote from the environment of whoever runs the tests.
+  return spawnServe(dir, [], { env: { GRAPHSVC_API_TOKEN: "", GIT_SYNC_URL: "" } });
 }
 
 type RowState = { present: true; cells: string[] } | { present: false };
@@ -204,8 +155,8 @@ Deno.test({
         killed = true;
         server.child.kill("SIGKILL");
       };
-      await Promise.all(models.map((m, id) => client(server.base, id, m, total, kill)));
-      const status = await server.child.status;
+      await Promise.all(models.map((m, id) => client(server.url, id, m, total, kill)));
+      const status = await server.stop("SIGKILL"); // (killed above: waits for the exit and the end of its log)
       assert(killed, `the storm ended before the kill (${total.acks} acks)`);
       assertEquals(status.signal, "SIGKILL");
       assert(models.every((m) => m.acks > 0), "every client had writes acknowledged");
@@ -267,17 +218,14 @@ Deno.test({
         'name,os,rev\nhalf-written,"unterminated',
       );
       server = await startServer(dir);
-      const listed = await (await fetch(`${server.base}/api/assets`)).json();
+      const listed = await (await fetch(`${server.url}/api/assets`)).json();
       assertEquals(listed, ["host.csv", "net.csv"]);
-      const info = await (await fetch(`${server.base}/api/engine-info`, {
+      const info = await (await fetch(`${server.url}/api/engine-info`, {
         headers: { "Graphsvc-Min-Generation": "1" },
       })).json();
       assertEquals(info.last_build.status, "ok", JSON.stringify(info.last_build));
     } finally {
-      try {
-        server.child.kill("SIGKILL");
-      } catch { /* already gone */ }
-      await server.child.status;
+      await server.stop("SIGKILL");
       await Deno.remove(dir, { recursive: true });
     }
   },

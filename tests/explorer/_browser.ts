@@ -3,10 +3,10 @@
  * a workspace, and Debian's headless Chromium driven by puppeteer-core (no browser download).
  */
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { ROOT, spawnServe } from "../cli/_cli.ts";
 
 /** Where setup (scripts/setup-oracles.sh) installs Chromium. */
 export const CHROMIUM = Deno.env.get("GRAPHSVC_CHROMIUM") ?? "/usr/bin/chromium";
-const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Why the browser tests cannot run here, or `undefined` when they can. */
 export function missingBrowser(): string | undefined {
@@ -36,13 +36,6 @@ async function copyDir(from: string, to: string): Promise<void> {
   }
 }
 
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
 /**
  * Copies `source` to a temporary directory, lets `prepare` adjust the copy, then serves it with
  * `cli.ts --data-dir <copy> serve` on a free loopback port and waits until it is ready.
@@ -54,45 +47,26 @@ export async function serve(
   const dataDir = await Deno.makeTempDir({ prefix: "explorer-" });
   await copyDir(source, dataDir);
   await prepare?.(dataDir);
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}cli.ts`, "--data-dir", dataDir, "serve", "--port", String(port)],
-    cwd: ROOT,
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const log: string[] = [];
-  const reading = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) log.push(chunk);
-  })();
-  const url = `http://127.0.0.1:${port}`;
+  const server = await spawnServe(dataDir, [], { watch: true, env: { NO_COLOR: "1" } });
   let exited = false;
-  const status = child.status.then((s) => {
-    exited = true;
-    return s;
-  });
+  server.child.status.then(() => (exited = true));
   for (let i = 0;; i++) {
     try {
-      const res = await fetch(`${url}/readyz`);
+      const res = await fetch(`${server.url}/readyz`);
       await res.body?.cancel();
       if (res.ok) break;
-    } catch { /* not listening yet */ }
+    } catch { /* not ready yet */ }
     if (exited || i > 300) {
-      if (!exited) child.kill();
-      await status;
-      await reading.catch(() => {});
-      throw new Error(`the server did not become ready:\n${log.join("")}`);
+      await server.stop();
+      throw new Error(`the server did not become ready:\n${server.stderr()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url,
+    url: server.url,
     dataDir,
     async close() {
-      if (!exited) child.kill();
-      await status;
-      await reading.catch(() => {});
+      await server.stop();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };

@@ -1,21 +1,11 @@
 /** CLI behaviour of generators (GN7 exit 2, GN3 config errors, GN8 masked lines). */
 import { assert, assertEquals } from "../_assert.ts";
 import { startServer } from "./_helpers.ts";
+import { cli as runCli, spawnServe } from "../cli/_cli.ts";
 
-const root = new URL("../../", import.meta.url).pathname;
-
-async function cli(dir: string, args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}cli.ts`, "--data-dir", dir, ...args],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+/** `cli.ts --data-dir <dir> …args` as a real process. */
+function cli(dir: string, args: string[], env: Record<string, string> = {}) {
+  return runCli(["--data-dir", dir, ...args], env);
 }
 
 async function dataDir(manifest: string): Promise<string> {
@@ -65,23 +55,8 @@ Deno.test("GN4 serve: the first build runs generators, a reload webhook runs the
   const dir = await dataDir(
     `[generator.hosts]\nurl = "${srv.base}/hosts.csv"\ntarget_asset = "host.csv"\n`,
   );
-  const port = 19000 + Math.floor(Math.random() * 2000);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${root}cli.ts`,
-      "--data-dir",
-      dir,
-      "serve",
-      "--port",
-      String(port),
-      "--no-watch",
-    ],
-    env: { GRAPHSVC_API_TOKEN: "tok" },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const server = await spawnServe(dir, [], { env: { GRAPHSVC_API_TOKEN: "tok" } });
+  const port = server.port;
   const names = async () => {
     const res = await fetch(`http://127.0.0.1:${port}/graphql?query=%7Bhost%7Bname%7D%7D`);
     return ((await res.json()).data?.host ?? []).map((h: { name: string }) => h.name);
@@ -106,8 +81,7 @@ Deno.test("GN4 serve: the first build runs generators, a reload webhook runs the
     assert(await until("web-2"), "the reload refetched");
     assertEquals(srv.seen.length, 2);
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    await server.stop();
     await srv.close();
     await Deno.remove(dir, { recursive: true });
   }

@@ -7,8 +7,7 @@ import { MemoryWorkspace } from "../../lib/workspace/memory.ts";
 import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
 import { defaultPhases } from "../../lib/pipeline/phases.ts";
 import { type ConnectionLimits, defaultAllowedHosts, serve } from "../../server.ts";
-
-const root = new URL("../../", import.meta.url).pathname;
+import { spawnServe } from "../cli/_cli.ts";
 
 async function startServer(limits: Partial<ConnectionLimits>, allowedHosts?: string[]) {
   const engine = new GraphEngine({
@@ -169,48 +168,22 @@ Deno.test("CLI serve --allowed-host replaces the default allow-list", async () =
   const dir = await Deno.makeTempDir();
   await Deno.mkdir(`${dir}/assets`);
   await Deno.writeTextFile(`${dir}/assets/h.csv`, "name\nx\n");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${root}cli.ts`,
-      "--data-dir",
-      dir,
-      "serve",
-      "--port",
-      "0",
-      "--no-watch",
-      "--allowed-host",
-      "graph.example",
-      "--allowed-host",
-      "other.example:1",
-      "--header-timeout",
-      "5000",
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const server = await spawnServe(dir, [
+    "--allowed-host",
+    "graph.example",
+    "--allowed-host",
+    "other.example:1",
+    "--header-timeout",
+    "5000",
+  ]);
   try {
-    let log = "";
-    const reader = child.stderr.getReader();
-    let port = 0;
-    for (let i = 0; i < 200 && port === 0; i++) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      log += new TextDecoder().decode(value);
-      port = Number(log.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/)?.[1] ?? 0);
-    }
-    reader.releaseLock();
-    child.stderr.pipeTo(new WritableStream()).catch(() => {});
-    assert(port > 0, log);
+    const port = server.port;
     const ask = (host: string) =>
       exchange(port, `GET /api/engine-info HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
     assert((await ask("graph.example:9")).received.startsWith("HTTP/1.1 200"));
     assert((await ask(`127.0.0.1:${port}`)).received.startsWith("HTTP/1.1 403"));
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
-    await child.stdout.cancel();
+    await server.stop();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -5,58 +5,15 @@
  * the state file holds no plaintext secret and is private (0600).
  */
 import { assert, assertEquals, assertMatch } from "../_assert.ts";
-import { cli, ROOT, tempWorkspace } from "../cli/_cli.ts";
-
-async function startServer(dataDir: string, state: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${ROOT}cli.ts`,
-      "--data-dir",
-      dataDir,
-      "--vault",
-      state,
-      "serve",
-      "--port",
-      "0",
-      "--no-watch",
-    ],
-    stdout: "null",
-    stderr: "piped",
-    env: { GRAPHSVC_VAULT_URL: "", GRAPHSVC_VAULT_PASSWORD: "" },
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  let port = 0;
-  while (port === 0) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${seen}`);
-    seen += value;
-    const m = /listening on http:\/\/[^:]+:(\d+)\//.exec(seen);
-    if (m) port = Number(m[1]);
-  }
-  // Keep draining stderr so the child never blocks on a full pipe.
-  const drained = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      seen += value;
-    }
-  })();
-  const stop = async () => {
-    child.kill("SIGTERM");
-    await child.status;
-    await drained;
-    return seen;
-  };
-  return { url: `http://127.0.0.1:${port}`, stop };
-}
+import { cli, ROOT, spawnServe, tempWorkspace } from "../cli/_cli.ts";
 
 Deno.test("AC60–AC63: serve --vault and the vault commands, end to end", async () => {
   const dir = await tempWorkspace({ "assets/h.csv": "name\nx\n" });
   const state = `${dir}/state/vault.json`;
-  const server = await startServer(dir, state);
+  const server = await spawnServe(dir, [], {
+    globalArgs: ["--vault", state],
+    env: { GRAPHSVC_VAULT_URL: "", GRAPHSVC_VAULT_PASSWORD: "" },
+  });
   try {
     const as = (client: string, password: string, extra: Record<string, string> = {}) => ({
       GRAPHSVC_VAULT_URL: server.url,
@@ -193,8 +150,8 @@ Deno.test("AC60–AC63: serve --vault and the vault commands, end to end", async
     }
     assertEquals((await Deno.stat(state)).mode! & 0o777, 0o600);
   } finally {
-    const log = await server.stop();
-    assert(!log.includes("s3cr3t-db"), "the server log holds a secret");
+    await server.stop();
+    assert(!server.stderr().includes("s3cr3t-db"), "the server log holds a secret");
     await Deno.remove(dir, { recursive: true });
   }
 });
