@@ -16,6 +16,7 @@ import {
   type ResolveResult,
 } from "../workspace/dependencies.ts";
 import { formatLock, LOCK_FILE, type LockEntry } from "../workspace/module_lock.ts";
+import { isRemote } from "../workspace/module_source.ts";
 import { compareVersions, parseVersion } from "../workspace/version_constraint.ts";
 import { ParseError } from "../formats/errors.ts";
 import { RESCILE_VERSION, VERSION } from "../version.ts";
@@ -34,6 +35,8 @@ export interface RemoteRefsLike {
 export interface ModFetcher extends ModuleFetcher {
   /** Tags and branches of `url`. */
   remoteRefs?(url: string): Promise<RemoteRefsLike>;
+  /** Checksum of what an archive URL serves now (`{version}`: the latest release). */
+  archiveDigest?(url: string): Promise<{ url: string; checksum: string }>;
 }
 
 /** Where the `mod` commands and module resolution work. */
@@ -118,8 +121,13 @@ async function target(ctx: ModContext, usage: (m: string) => Error) {
     const ws = await ctx.openDir(ctx.modules[0]);
     if (ws) return { root: ws, modules: [], label: `module ${ctx.modules[0]}` };
   }
+  // Remote `--module` sources are locked in the data directory's module.lock (MP18).
+  if (ctx.modules.some((m) => isRemote(m.trim()))) {
+    return { root: ctx.dataDir, modules: ctx.modules, label: "the data directory" };
+  }
   throw usage(
-    "no module.toml in the data directory (and no single local --module): nothing to lock",
+    "no module.toml in the data directory, no single local --module and no remote --module: " +
+      "nothing to lock",
   );
 }
 
@@ -134,6 +142,9 @@ function describe(e: LockEntry): string {
     ? `${e.requested || e.resolved} ${e.checksum ?? ""}`.trim()
     : e.resolved;
 }
+
+/** Whether a lock entry is a `--module` source's (keyed by its location). */
+const fromCli = (e: LockEntry) => e.key === e.source;
 
 const same = (a: LockEntry, b: LockEntry) =>
   a.key === b.key && a.source === b.source && a.requested === b.requested;
@@ -225,15 +236,21 @@ export function registerModCommands(program: Command, deps: ModCommandDeps): voi
       if (!r.hasLock) lines.push(`no ${LOCK_FILE}: run 'mod lock' to pin the dependencies`);
       for (const e of r.lock) {
         if (r.hasLock && !r.rootLock.some((o) => same(o, e))) {
-          lines.push(`${e.key}: not pinned in ${LOCK_FILE} (module.toml changed; run 'mod lock')`);
+          const why = fromCli(e) ? "new --module" : "module.toml changed";
+          lines.push(`${e.key}: not pinned in ${LOCK_FILE} (${why}; run 'mod lock')`);
         }
       }
       for (const o of r.rootLock) {
         if (!r.lock.some((e) => same(o, e))) {
-          lines.push(`${o.key}: in ${LOCK_FILE} but no longer required (run 'mod lock')`);
+          const why = fromCli(o) ? "not given as --module" : "no longer required";
+          lines.push(`${o.key}: in ${LOCK_FILE} but ${why} (run 'mod lock')`);
         }
       }
       for (const e of r.lock) {
+        if (e.kind === "archive" && ctx.fetcher.archiveDigest) {
+          lines.push(...await archiveUpdate(e, ctx.fetcher.archiveDigest));
+          continue;
+        }
         if (e.kind !== "git" || !ctx.fetcher.remoteRefs) continue;
         let refs: RemoteRefsLike;
         try {
@@ -250,6 +267,28 @@ export function registerModCommands(program: Command, deps: ModCommandDeps): voi
       // MP20: `mod check` reports; it never fails the run.
       deps.exit.code = 0;
     });
+}
+
+/**
+ * The update of an archive lock entry (MP20): what its URL serves now. An explicit version keeps
+ * the URL, so only a changed checksum is news; `{version}` without one follows the latest release.
+ */
+async function archiveUpdate(
+  e: LockEntry,
+  digest: NonNullable<ModFetcher["archiveDigest"]>,
+): Promise<string[]> {
+  let now: { url: string; checksum: string };
+  try {
+    now = await digest(e.requested === "" ? e.source : e.resolved);
+  } catch (err) {
+    return [`${e.key}: cannot download the archive: ${(err as Error).message}`];
+  }
+  if (now.url !== e.resolved) return [`${e.key} ${e.resolved} → ${now.url}`];
+  if (e.checksum !== undefined && now.checksum !== e.checksum) {
+    const c = (s: string) => s.slice(0, 19);
+    return [`${e.key} ${c(e.checksum)} → ${c(now.checksum)} (same URL, new content)`];
+  }
+  return [];
 }
 
 function semver(tag: string): [number, number, number] | undefined {

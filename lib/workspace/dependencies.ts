@@ -112,7 +112,10 @@ export interface ResolveInput {
 export interface ResolveResult {
   /** Modules in load order (the root itself is not included). */
   modules: ResolvedModule[];
-  /** Lock entries of every dependency reached (transitively). */
+  /**
+   * Lock entries of every remote module reached (transitively): dependencies under their key,
+   * remote `--module` sources under their location.
+   */
   lock: LockEntry[];
   /** Entries of the root's `module.lock` (empty when there is none). */
   rootLock: LockEntry[];
@@ -142,6 +145,8 @@ interface Pending {
   aliases: Record<string, string>;
   base?: string;
   parent: Node;
+  /** Given with `--module` (locked under its location, MP18). */
+  cli?: boolean;
 }
 
 /**
@@ -184,7 +189,7 @@ export async function resolveModuleTree(input: ResolveInput): Promise<ResolveRes
     } catch (e) {
       throw new ModuleResolutionError((e as Error).message, "invalid_source");
     }
-    queue.push({ source, aliases: {}, base: input.cwd, parent: root });
+    queue.push({ source, aliases: {}, base: input.cwd, parent: root, cli: true });
   }
   const rootBase = input.root.location + (rootManifest.prefix ? "/data" : "");
   for (const d of rootDeps) {
@@ -215,18 +220,21 @@ export async function resolveModuleTree(input: ResolveInput): Promise<ResolveRes
         continue;
       }
     }
+    // A remote `--module` source is locked too (MP18), under its location as key.
+    const lockKey = p.key ?? (p.cli && loc !== undefined ? loc : undefined);
     const unpinned = input.unpin === "all" ||
-      (p.key !== undefined && input.unpin?.has(p.key) === true);
-    const pin = p.key !== undefined && !unpinned && p.source.kind !== "path"
-      ? findPin(pins, p.key, loc!, requested)
+      (lockKey !== undefined && input.unpin?.has(lockKey) === true);
+    const pin = lockKey !== undefined && !unpinned && p.source.kind !== "path"
+      ? findPin(pins, lockKey, loc!, requested)
       : undefined;
     if (
-      p.key !== undefined && !pin && !unpinned && lockText !== undefined &&
+      lockKey !== undefined && !pin && !unpinned && lockText !== undefined &&
       p.source.kind !== "path"
     ) {
+      const what = p.key !== undefined ? `dependency '${p.key}' (${loc})` : `--module ${loc}`;
       warnings.push({
         code: "lock_missing",
-        message: `dependency '${p.key}' (${loc}) is not pinned in ${LOCK_FILE}; resolved fresh ` +
+        message: `${what} is not pinned in ${LOCK_FILE}; resolved fresh ` +
           `(run 'mod lock' to pin it)`,
       });
     }
@@ -251,7 +259,7 @@ export async function resolveModuleTree(input: ResolveInput): Promise<ResolveRes
       continue;
     }
     if (loc !== undefined) byLocation.set(loc, { requested, identity: result.identity });
-    if (p.key !== undefined) lock.push({ key: p.key, ...result.pin });
+    if (lockKey !== undefined) lock.push({ key: lockKey, ...result.pin });
     const existing = nodes.get(result.identity);
     if (existing) {
       existing.key ??= p.key;

@@ -10,7 +10,7 @@ import { parseTomlDocument } from "./manifest.ts";
 
 /** One pinned dependency. */
 export interface LockEntry {
-  /** Dependency key as declared in `[dependencies]`. */
+  /** Dependency key as declared in `[dependencies]`; a `--module` source: its location. */
   key: string;
   /** Source location without ref (Git URL, archive URL or path as declared). */
   source: string;

@@ -87,6 +87,7 @@ export function archiveFetcher(options: ArchiveFetcherOptions): {
     req: FetchRequest,
   ): Promise<FetchResult>;
   unpack(bytes: Uint8Array, path: string, checksum: string): Promise<string>;
+  digest(url: string): Promise<{ url: string; checksum: string }>;
 } {
   const { cache, timeoutMs, log } = options;
   const unpack = async (bytes: Uint8Array, path: string, checksum: string): Promise<string> => {
@@ -193,5 +194,12 @@ export function archiveFetcher(options: ArchiveFetcherOptions): {
     return result(dir, url, sum);
   };
 
-  return { fetchArchive, unpack };
+  /** What `url` serves now (`{version}`: the latest release), for `mod check` (MP20). */
+  const digest = async (url: string) => {
+    if (options.offline) throw new ModuleFetchError("offline: remotes are not asked");
+    if (url.includes("{version}")) url = url.replaceAll("{version}", await latestRelease(url));
+    return { url, checksum: await archiveChecksum(await download(url)) };
+  };
+
+  return { fetchArchive, unpack, digest };
 }

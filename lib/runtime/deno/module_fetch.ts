@@ -63,6 +63,8 @@ export interface RemoteRefs {
 export interface DenoModuleFetcher extends ModuleFetcher {
   /** Tags and branches of a remote repository (`git ls-remote`). */
   remoteRefs(url: string): Promise<RemoteRefs>;
+  /** Checksum of what an archive URL serves now (`{version}`: the latest release). */
+  archiveDigest(url: string): Promise<{ url: string; checksum: string }>;
 }
 
 /**
@@ -115,7 +117,7 @@ export function denoModuleFetcher(options: DenoModuleFetcherOptions): DenoModule
   const cache = options.cacheDir.replace(/\/+$/, "");
   const log = options.log ?? (() => {});
   const refreshed = new Map<string, Promise<string>>();
-  const { fetchArchive, unpack } = archiveFetcher({
+  const { fetchArchive, unpack, digest } = archiveFetcher({
     cache,
     offline: options.offline,
     timeoutMs,
@@ -294,6 +296,7 @@ export function denoModuleFetcher(options: DenoModuleFetcherOptions): DenoModule
       if (s.kind === "git") return fetchGit(s.url, s.ref, req, sourceLocation(s));
       return fetchArchive(s, req);
     },
+    archiveDigest: digest,
     async remoteRefs(url) {
       if (options.offline) throw new ModuleSourceError("offline: remotes are not asked");
       const out = await text(["ls-remote", "--symref", "--", url], "git ls-remote", url);
