@@ -12,6 +12,7 @@ import { type LayerSource, loadSourceSet } from "./workspace/sources.ts";
 import { emptyManifest, type ModuleManifest } from "./workspace/manifest.ts";
 import type { Artifact, TemplateRenderer } from "./pipeline/context.ts";
 import type { AssetTableInfo, BuildOutcome, BuildStats, RulePhases } from "./pipeline/build.ts";
+import type { Provenance } from "./pipeline/provenance.ts";
 import { IncrementalBuilder } from "./pipeline/incremental/builder.ts";
 import { type BuildIssue, formatIssue } from "./pipeline/issues.ts";
 import { describeError } from "./pipeline/errors.ts";
@@ -34,6 +35,8 @@ export interface Snapshot {
   readonly stats: BuildStats;
   /** Asset files of the build (types, headers, declarations). */
   readonly assets: readonly AssetTableInfo[];
+  /** Which files created or changed each resource (absent in the empty initial snapshot). */
+  readonly provenance?: Provenance;
   /** When the build finished (ISO 8601). */
   readonly builtAt: string;
 }
@@ -372,6 +375,7 @@ export class GraphEngine {
           params: result.params,
           stats: result.stats,
           assets: result.assets,
+          provenance: result.provenance,
           builtAt: finishedAt,
         };
       }

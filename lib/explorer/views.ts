@@ -18,6 +18,7 @@ import type { Snapshot } from "../engine.ts";
 import { outputIndex, type OutputIndexEntry } from "../api/rest/outputs.ts";
 import { mutableAssets } from "../api/graphql_routes.ts";
 import { formatIssue } from "../pipeline/issues.ts";
+import type { ProvenanceEntry } from "../pipeline/provenance.ts";
 
 /** A count per type or label. */
 export interface TypeCount {
@@ -262,6 +263,8 @@ export interface ResourceDetail {
   sources: string[];
   /** The asset type and columns to edit it through `/api/mutations/{asset}/{name}`. */
   editable: { asset: string; columns: string[] } | null;
+  /** Files that created or changed it: its asset file, model rules, compliance files. */
+  provenance: ProvenanceEntry[];
 }
 
 function viewOf(rel: Relation, outgoing: boolean): RelationView {
@@ -324,5 +327,6 @@ export function resourceDetail(
     issues: snapshot.issues.filter((i) => i.origin === origin).slice(0, 50).map(formatIssue),
     sources: snapshot.assets.filter((a) => a.type === type).map((a) => `assets/${a.file}`),
     editable: asset ? { asset: asset.type, columns: [...asset.columns] } : null,
+    provenance: snapshot.provenance?.entriesOf(r, snapshot.assets) ?? [],
   };
 }

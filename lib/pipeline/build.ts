@@ -23,6 +23,7 @@ import { autoLinkSteps, type RetypeRule } from "./linking.ts";
 import { resolveParams } from "./params.ts";
 import { readJsonInput } from "./inputs.ts";
 import { describeError } from "./errors.ts";
+import { Provenance } from "./provenance.ts";
 import { validateInputs } from "../workspace/input_validation.ts";
 import { requirementIssues } from "../workspace/requirements.ts";
 import {
@@ -123,6 +124,8 @@ export interface BuildResult {
   stats: BuildStats;
   /** The asset files loaded, in load order. */
   assets: AssetTableInfo[];
+  /** Which files created or changed each resource (a side table, off the graph). */
+  provenance: Provenance;
 }
 
 /**
@@ -237,6 +240,7 @@ export function* buildSteps(
   for (const i of validateInputs(sources, manifest)) {
     issues.error(i.code, i.message, { file: i.file, phase: "inputs" });
   }
+  const provenance = new Provenance();
   const inputCache = new Map<string, { path: string; value: JsonValue } | undefined>();
   const ctx: PhaseContext = {
     graph,
@@ -251,6 +255,7 @@ export function* buildSteps(
       removeOrphanedAssets: options.removeOrphanedAssets ?? false,
       rerunUnchangedRules: options.rerunUnchangedRules ?? false,
     } satisfies PipelineOptions,
+    provenance,
     log,
     readInput: (ref: string, from: SourceFile) => readJsonInput(sources, ref, from, inputCache),
   };
@@ -279,6 +284,7 @@ export function* buildSteps(
       declaration: asset.declaration,
     }));
   });
+  provenance.assetsLoaded(graph.resourceCount);
   const assetTypes = new Set(assets.map((a) => a.type));
   let retypeRules: RetypeRule[] = [];
   yield* guarded("retype", () => {
@@ -331,6 +337,7 @@ export function* buildSteps(
     manifest,
     params,
     assets,
+    provenance,
     stats: {
       resources: graph.resourceCount,
       relations: graph.relationCount,

@@ -10,6 +10,7 @@ import type { Graph, JsonValue } from "../graph/graph.ts";
 import type { IssueCollector } from "./issues.ts";
 import type { SourceFile, SourceSet } from "../workspace/sources.ts";
 import type { ModuleManifest } from "../workspace/manifest.ts";
+import type { Provenance } from "./provenance.ts";
 
 /** Renders Tera templates with the engine's filters and functions registered. */
 export interface TemplateRenderer {
@@ -73,6 +74,8 @@ export interface PhaseContext {
   readonly artifacts: Artifact[];
   /** Pipeline options. */
   readonly options: PipelineOptions;
+  /** Where rule phases record which files created or changed resources (absent: not recorded). */
+  readonly provenance?: Provenance;
   /** Writes a line to the build log. */
   log(level: "debug" | "info" | "warn" | "error", message: string): void;
   /**

@@ -31,9 +31,9 @@ template = "{{ origin_resource.name }}"
 `,
 };
 
-async function setup() {
+async function setup(files: Record<string, string> = FILES) {
   const engine = new GraphEngine({
-    workspace: new MemoryWorkspace(FILES),
+    workspace: new MemoryWorkspace(files),
     createTemplates: createTemplateRenderer,
     phases: defaultPhases,
   });
@@ -117,6 +117,31 @@ Deno.test("C41 GET /api/resources/{type}/{name}: relations, artifacts, controls,
   const none = await get("/api/resources/host/nope");
   assertEquals(none.status, 404);
   await none.body?.cancel();
+});
+
+Deno.test("M10/C10 GET /api/resources/{type}/{name}: provenance lists the files that created or changed it", async () => {
+  const get = await setup({
+    ...FILES,
+    "models/m.toml": `origin_resource = "host"
+[[create_resource]]
+resource_type = "backup"
+name = "bk-{{ origin_resource.name }}"
+relation_type = "backed_up_by"
+`,
+  });
+  const web = await (await get("/api/resources/host/web-1")).json();
+  assertEquals(web.provenance, [
+    { rule: "assets/host.csv", kind: "created" },
+    { rule: "models/m.toml", kind: "linked" },
+    { rule: "compliance/c.toml", kind: "compliance" },
+  ]);
+  const backup = await (await get("/api/resources/backup/bk-web-2")).json();
+  assertEquals(backup.provenance, [
+    { rule: "models/m.toml", kind: "created" },
+    { rule: "models/m.toml", kind: "linked" },
+  ]);
+  const app = await (await get("/api/resources/app/shop")).json();
+  assertEquals(app.provenance, [{ rule: "assets/app.csv", kind: "created" }]);
 });
 
 Deno.test("GET /api/neighbourhood: depth, label filter, 404 and depth bounds", async () => {

@@ -46,6 +46,8 @@ function dump(r: BuildResult): JsonValue {
     assets: r.assets,
     params: r.params,
     stats,
+    // The files that created or changed each resource (explorer provenance) match too.
+    provenance: [...g.resources()].map((x) => r.provenance.entriesOf(x, r.assets)),
   }));
 }
 

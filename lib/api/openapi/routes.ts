@@ -417,9 +417,25 @@ export const ROUTES: readonly RouteDoc[] = [
     path: "/api/resources/{type}/{name}",
     pathParams: { type: "resource type", name: "resource name" },
     summary: "One resource: properties, relations, outputs, compliance, issues, sources",
+    description: "`provenance` lists the files that created or changed the resource: its asset " +
+      "file (`created`), model rule files that created it, set its properties (`changed`) or " +
+      "related it (`linked`), compliance files that wrote onto it (`compliance`).",
     tag: "Resources",
     parameters: [minGeneration],
-    responses: { 200: json("the resource"), 404: fail("no such resource") },
+    responses: {
+      200: json(
+        "the resource",
+        Type.Object({
+          provenance: Type.Array(Type.Object({
+            rule: Type.String({ description: "file, e.g. models/net.toml or assets/host.csv" }),
+            kind: Type.Union(
+              ["created", "changed", "linked", "compliance"].map((k) => Type.Literal(k)),
+            ),
+          })),
+        }, { additionalProperties: true }),
+      ),
+      404: fail("no such resource"),
+    },
   },
   {
     method: "GET",

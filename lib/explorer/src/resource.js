@@ -1,5 +1,6 @@
 // The resource page: properties (editable for asset rows), relations grouped by label with edge
-// properties, artifacts, compliance entries, rule issues and sources.
+// properties, artifacts, compliance entries, rule issues, sources and the files (asset, rules)
+// that created or changed it.
 import { get, resourcePath, rowPath, write } from "./api.js";
 import { h, link, notice, resourceLink, text } from "./dom.js";
 
@@ -191,13 +192,38 @@ function controls(list) {
   );
 }
 
+const KIND_TEXT = {
+  created: "created it",
+  changed: "set properties",
+  linked: "related it",
+  compliance: "compliance",
+};
+
 function provenance(detail) {
-  if (detail.sources.length === 0 && detail.issues.length === 0) return null;
+  const rules = detail.provenance || [];
+  if (detail.sources.length === 0 && detail.issues.length === 0 && rules.length === 0) {
+    return null;
+  }
   return h(
     "section",
     { class: "panel", id: "provenance", "aria-labelledby": "prov-h" },
     h("h2", { id: "prov-h" }, "Build"),
     detail.sources.length ? h("p", {}, "From ", detail.sources.join(", ")) : null,
+    rules.length
+      ? h(
+        "ul",
+        { class: "plain", id: "rules", "aria-label": "Files that created or changed it" },
+        rules.map((p) =>
+          h(
+            "li",
+            { "data-kind": p.kind },
+            h("code", {}, p.rule),
+            " ",
+            h("span", { class: "tag" }, KIND_TEXT[p.kind] || p.kind),
+          )
+        ),
+      )
+      : null,
     detail.issues.length
       ? h("ul", { class: "issues" }, detail.issues.map((i) => h("li", {}, i)))
       : null,

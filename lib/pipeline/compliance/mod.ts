@@ -89,6 +89,7 @@ export function* compliancePhaseSteps(ctx: PhaseContext): Steps<void> {
     }
     const auditId = auditEntry.value;
     const ids = new Set<string>();
+    const clock = ctx.graph.clock;
     for (const chunk of parsed.chunks) {
       let prepared;
       try {
@@ -126,6 +127,12 @@ export function* compliancePhaseSteps(ctx: PhaseContext): Steps<void> {
             run.fail(target, e);
           }
         }
+      }
+    }
+    // Provenance: every resource this file created or wrote onto (properties or relations).
+    if (ctx.provenance) {
+      for (const r of ctx.graph.resourcesChangedSince(clock)) {
+        ctx.provenance.note(r.id, file, "compliance");
       }
     }
   }

@@ -70,7 +70,7 @@ function copyTo(rule: CopyRule, run: BlockRun, origin: Resource, dest: Resource)
       // A resource type name copies the relation (M42) …
       for (const r of run.graph.outgoing(origin, spec.from)) {
         if (r.target !== dest) {
-          run.state.writer.relation(dest, spec.from, r.target, { ...r.properties });
+          run.state.writer.relation(dest, spec.from, r.target, { ...r.properties }, site);
         }
       }
       // … and a property of that name is copied as a property.

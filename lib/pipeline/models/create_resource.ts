@@ -171,7 +171,7 @@ function createOne(
     return;
   }
   const site = run.site(origin);
-  const resource = run.state.writer.resource(type, name);
+  const resource = run.state.writer.resource(type, name, site);
   for (const [key, raw] of Object.entries(rule.properties)) {
     if (key === "name") continue;
     try {
@@ -194,7 +194,7 @@ function createOne(
         JsonValue
       >
       : undefined;
-    if (relType) run.state.writer.relation(relationStart, relType, resource, props);
+    if (relType) run.state.writer.relation(relationStart, relType, resource, props, site);
   }
   if (rule.copyFrom && origin) copyFrom(rule, run, origin, resource);
 }

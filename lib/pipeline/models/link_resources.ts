@@ -144,7 +144,7 @@ function apply(
           "create_relation.properties",
         ) as Record<string, JsonValue>
         : undefined;
-      run.state.writer.relation(origin, rel.type, target, props);
+      run.state.writer.relation(origin, rel.type, target, props, site);
     }
   }
   if (rule.copyProperties.length === 0 || matched.length === 0) return;

@@ -196,7 +196,7 @@ export function* modelPhaseSteps(ctx: PhaseContext): Steps<ModelPhaseResult> {
   );
   const state: ModelRunState = {
     env,
-    writer: new GraphWriter(ctx.graph, ctx.issues),
+    writer: new GraphWriter(ctx.graph, ctx.issues, ctx.provenance),
     reported: new Set(),
     passReported: new Set(),
     errorsPerBlock: new Map(),

@@ -8,6 +8,7 @@ import type { Graph, JsonValue, Properties, Relation, Resource } from "../../gra
 import type { IssueCollector } from "../issues.ts";
 import { setById } from "../../graph/dense.ts";
 import { ANY_FIELD, MEMBERS, type ReadSet, RELATIONS } from "./reads.ts";
+import type { Provenance } from "../provenance.ts";
 
 /** Where a write comes from: the rule label and the origin it ran for. */
 export interface WriteSite {
@@ -54,6 +55,7 @@ export class GraphWriter {
   readonly #startRelProps = new Map<Relation, Map<string, JsonValue | undefined>>();
   readonly #graph: Graph;
   readonly #issues: IssueCollector;
+  readonly #provenance: Provenance | undefined;
   /** Last writer of each property: resource id -> key -> site number * 2^26 + origin + 1. */
   readonly #owners: (Record<string, number> | undefined)[] = [];
   readonly #sites = new Map<string, number>();
@@ -72,10 +74,12 @@ export class GraphWriter {
    *
    * @param graph graph to mutate
    * @param issues where merge warnings go
+   * @param provenance where effective writes are recorded per resource (rule file and kind)
    */
-  constructor(graph: Graph, issues: IssueCollector) {
+  constructor(graph: Graph, issues: IssueCollector, provenance?: Provenance) {
     this.#graph = graph;
     this.#issues = issues;
+    this.#provenance = provenance;
   }
 
   /** Starts a pass: forgets the values seen at the start of the previous pass. */
@@ -103,13 +107,15 @@ export class GraphWriter {
     return n;
   }
 
-  /** Creates or returns the resource (type, name). */
-  resource(type: string, name: string): Resource {
+  /** Creates or returns the resource (type, name); `site` is recorded as its creator. */
+  resource(type: string, name: string, site?: WriteSite): Resource {
     const existing = this.#graph.getResource(type, name);
     if (existing) return existing;
     this.#created++;
     this.#wrote(type, MEMBERS);
-    return this.#graph.upsertResource(type, name);
+    const created = this.#graph.upsertResource(type, name);
+    if (site) this.#provenance?.note(created.id, site.file, "created");
+    return created;
   }
 
   /** Fills in `site.siteNumber` (interned file + rule). */
@@ -171,6 +177,7 @@ export class GraphWriter {
     }
     this.#wrote(resource.type, key);
     this.#graph.setProperty(resource, key, value);
+    this.#provenance?.note(resource.id, site.file, "changed");
   }
 
   /**
@@ -256,14 +263,24 @@ export class GraphWriter {
     return this.#relationKeys.get(type) ?? NO_KEYS;
   }
 
-  /** Creates or merges the relation source -[type]-> target (M81). */
-  relation(source: Resource, type: string, target: Resource, properties?: Properties): Relation {
+  /**
+   * Creates or merges the relation source -[type]-> target (M81); `site` is recorded as linking
+   * both ends when the relation or one of its properties changes.
+   */
+  relation(
+    source: Resource,
+    type: string,
+    target: Resource,
+    properties?: Properties,
+    site?: WriteSite,
+  ): Relation {
     const existing = this.#graph.getRelation(source, type, target);
     if (properties && this.#attempts) addField(this.#attempts, source.type, RELATION_PROPERTIES);
     if (!existing) {
       this.#created++;
       this.#wroteRelation(source, type, target);
       if (properties) this.#wrote(source.type, RELATION_PROPERTIES);
+      if (site) this.#linked(source, target, site);
       return this.#graph.upsertRelation(source, type, target, properties);
     }
     if (properties) {
@@ -278,9 +295,15 @@ export class GraphWriter {
         this.#wroteRelation(source, type, target);
         this.#wrote(source.type, RELATION_PROPERTIES);
         this.#graph.setRelationProperty(existing, k, v);
+        if (site) this.#linked(source, target, site);
       }
     }
     return existing;
+  }
+
+  #linked(source: Resource, target: Resource, site: WriteSite): void {
+    this.#provenance?.note(source.id, site.file, "linked");
+    this.#provenance?.note(target.id, site.file, "linked");
   }
 }
 
