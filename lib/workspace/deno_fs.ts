@@ -5,6 +5,7 @@
  */
 import { joinPath, normalizeWorkspacePath, UnsafePathError, type Workspace } from "./workspace.ts";
 import { decodeUtf8 } from "../formats/encoding.ts";
+import { stageTempFile, syncFolder, writeFileAtomic } from "../runtime/deno/atomic_file.ts";
 
 /**
  * A Workspace rooted at a directory on disk. Writes are atomic (temp file in the same folder,
@@ -202,17 +203,7 @@ export class DenoFsWorkspace implements Workspace {
         const dir = target.slice(0, target.lastIndexOf("/"));
         await Deno.mkdir(dir, { recursive: true });
         const before = await Deno.readFile(target).catch(() => undefined);
-        const tmp = `${dir}/.${target.slice(dir.length + 1)}.${crypto.randomUUID()}.tmp`;
-        staged.push({ tmp, target, before });
-        const file = await Deno.open(tmp, { write: true, createNew: true });
-        try {
-          const bytes = new TextEncoder().encode(f.text);
-          let written = 0;
-          while (written < bytes.length) written += await file.write(bytes.subarray(written));
-          await file.sync();
-        } finally {
-          file.close();
-        }
+        staged.push({ tmp: await stageTempFile(target, f.text), target, before });
       }
     } catch (e) {
       for (const s of staged) await Deno.remove(s.tmp).catch(() => {});
@@ -233,41 +224,13 @@ export class DenoFsWorkspace implements Workspace {
       throw e;
     }
     for (const dir of new Set(staged.map((s) => s.target.slice(0, s.target.lastIndexOf("/"))))) {
-      const folder = await Deno.open(dir, { read: true });
-      try {
-        await folder.sync();
-      } finally {
-        folder.close();
-      }
+      await syncFolder(dir);
     }
   }
 
   async #write(path: string, text: string): Promise<void> {
     const target = await this.#resolveForWrite(path);
-    const dir = target.slice(0, target.lastIndexOf("/"));
-    await Deno.mkdir(dir, { recursive: true });
-    const tmp = `${dir}/.${target.slice(dir.length + 1)}.${crypto.randomUUID()}.tmp`;
-    const file = await Deno.open(tmp, { write: true, createNew: true });
-    try {
-      const bytes = new TextEncoder().encode(text);
-      let written = 0;
-      while (written < bytes.length) written += await file.write(bytes.subarray(written));
-      await file.sync();
-    } finally {
-      file.close();
-    }
-    try {
-      await Deno.rename(tmp, target);
-    } catch (e) {
-      await Deno.remove(tmp).catch(() => {});
-      throw e;
-    }
-    // The rename is durable only once the folder's entry is on disk.
-    const folder = await Deno.open(dir, { read: true });
-    try {
-      await folder.sync();
-    } finally {
-      folder.close();
-    }
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    await writeFileAtomic(target, text);
   }
 }

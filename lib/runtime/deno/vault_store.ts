@@ -6,6 +6,7 @@
  * @module
  */
 import type { VaultStore } from "../../vault/state.ts";
+import { writeFileAtomic } from "./atomic_file.ts";
 
 /**
  * A {@link VaultStore} backed by one JSON file.
@@ -39,30 +40,7 @@ export class FileVaultStore implements VaultStore {
   /** Replaces the file atomically and durably. */
   async save(text: string): Promise<void> {
     const slash = this.location.lastIndexOf("/");
-    const dir = slash >= 0 ? this.location.slice(0, slash) || "/" : ".";
-    const base = this.location.slice(slash + 1);
-    await Deno.mkdir(dir, { recursive: true });
-    const tmp = `${dir}/.${base}.${crypto.randomUUID()}.tmp`;
-    const file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
-    try {
-      const bytes = new TextEncoder().encode(text);
-      let written = 0;
-      while (written < bytes.length) written += await file.write(bytes.subarray(written));
-      await file.sync();
-    } finally {
-      file.close();
-    }
-    try {
-      await Deno.rename(tmp, this.location);
-    } catch (e) {
-      await Deno.remove(tmp).catch(() => {});
-      throw e;
-    }
-    const folder = await Deno.open(dir, { read: true });
-    try {
-      await folder.sync();
-    } finally {
-      folder.close();
-    }
+    await Deno.mkdir(slash >= 0 ? this.location.slice(0, slash) || "/" : ".", { recursive: true });
+    await writeFileAtomic(this.location, text, { mode: 0o600 });
   }
 }
