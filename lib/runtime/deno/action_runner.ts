@@ -17,6 +17,7 @@ import {
   toBase64,
 } from "../../actions/seal.ts";
 import { maskSecrets } from "../../actions/runs.ts";
+import { spawnGrouped } from "./process_group.ts";
 
 /** Options of {@link denoActionRunner}. */
 export interface DenoActionRunnerOptions {
@@ -28,6 +29,8 @@ export interface DenoActionRunnerOptions {
   baseEnv?: Record<string, string>;
   /** Milliseconds between SIGTERM and SIGKILL when a run is stopped (default 5000). */
   killGraceMs?: number;
+  /** Runner diagnostics (default: `console.warn`). */
+  log?: (message: string) => void;
 }
 
 const OS_VARS = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ", "TMPDIR", "SHELL"];
@@ -112,6 +115,7 @@ export function denoActionRunner(
   let keys: Promise<KeyPair> | undefined;
   const keyPair = () => keys ??= loadKeyPair(keyFile);
   const grace = options.killGraceMs ?? 5000;
+  const log = options.log ?? ((m: string) => console.warn(m));
 
   const execute = async (req: ExecutionRequest): Promise<ExecutionResult> => {
     let bundle;
@@ -175,9 +179,10 @@ export function denoActionRunner(
             detail: `command '${mask(argv[0])}' not found`,
           };
         }
-        let child: Deno.ChildProcess;
+        let group;
         try {
-          child = new Deno.Command(program, {
+          // Its own process group: stopping the run stops what it started too (AC30).
+          group = spawnGrouped(program, {
             args: argv.slice(1),
             env,
             clearEnv: true,
@@ -185,22 +190,17 @@ export function denoActionRunner(
             stdin: "null",
             stdout: "piped",
             stderr: "piped",
-          }).spawn();
+          }, log);
         } catch (e) {
           return { exitCode, error: "spawn_failed", detail: mask((e as Error).message) };
         }
+        const { child } = group;
         let reason: "timeout" | "stopped" | undefined;
         let killTimer: ReturnType<typeof setTimeout> | undefined;
         const kill = (why: "timeout" | "stopped") => {
           reason ??= why;
-          try {
-            child.kill("SIGTERM");
-          } catch { /* gone */ }
-          killTimer = setTimeout(() => {
-            try {
-              child.kill("SIGKILL");
-            } catch { /* gone */ }
-          }, grace);
+          group.signal("SIGTERM");
+          killTimer ??= setTimeout(() => group.signal("SIGKILL"), grace);
         };
         const onAbort = () => kill("stopped");
         req.signal.addEventListener("abort", onAbort);
@@ -218,6 +218,8 @@ export function denoActionRunner(
         clearTimeout(timer);
         clearTimeout(killTimer);
         req.signal.removeEventListener("abort", onAbort);
+        // The child is gone; what else it started gets the rest of the grace, then SIGKILL.
+        if (reason) await group.settle(grace);
         // A grandchild may keep the pipes open after the child ended: stop reading soon after.
         let drainTimer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([
