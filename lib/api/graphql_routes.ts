@@ -1,13 +1,15 @@
 /**
- * Mounts the GraphQL endpoint and the GraphiQL explorer. The schema is generated once per
- * published snapshot and cached with it, so every request runs against one consistent graph.
+ * Mounts the GraphQL endpoint and the GraphiQL explorer. The schema depends only on the shape
+ * of a snapshot (types, fields, relations) and on the mutation mode and mutable assets, so a
+ * snapshot of an unchanged shape reuses the previous schema; every request reads its own
+ * snapshot through the execution context, so it runs against one consistent graph.
  *
  * @module
  */
 import type { Hono } from "hono";
 import type { GraphQLSchema } from "graphql";
 import type { GraphEngine, Snapshot } from "../engine.ts";
-import { buildGraphQLSchema } from "./graphql/schema.ts";
+import { sharedGraphQLSchema } from "./graphql/schema.ts";
 import { createGraphQLHandler } from "./graphql/http.ts";
 import { GRAPHIQL_ASSETS, graphiqlHtml } from "./graphql/graphiql.ts";
 import { problem } from "./problem.ts";
@@ -55,17 +57,37 @@ export function mutableAssets(snapshot: Snapshot): MutableAsset[] {
   return [...out.values()];
 }
 
-/** The GraphQL schema of a snapshot for a mutation mode (built on first use, then cached). */
+/** What of the mutable assets shapes the mutation inputs (G18): columns and declarations. */
+function assetsSignature(assets: readonly MutableAsset[]): string {
+  return JSON.stringify(assets.map((a) => [
+    a.type,
+    a.columns,
+    a.declaration?.nameTemplate !== undefined,
+    [...(a.declaration?.columns ?? new Map()).entries()]
+      .map(([name, spec]) => [name, spec?.type ?? null, spec?.required === true]),
+  ]));
+}
+
+/**
+ * The GraphQL schema of a snapshot for a mutation mode: shared with every snapshot of the same
+ * shape, mode and mutable assets (built on first use). Mutations write through the request's
+ * `MutationRoot.writer`, so a shared schema never carries another server's writer into a request.
+ */
 export function schemaOf(snapshot: Snapshot, mode?: MutationMode): GraphQLSchema {
   let variants = schemas.get(snapshot);
   if (!variants) schemas.set(snapshot, variants = new Map());
   const key = mode?.key ?? "read-only";
   const cached = variants.get(key);
   if (cached) return cached;
-  const schema = buildGraphQLSchema(
-    snapshot.graph,
-    mode ? { mutations: (ctx) => mutationFields(ctx, mutableAssets(snapshot), mode.writer) } : {},
-  );
+  let schema: GraphQLSchema;
+  if (mode) {
+    const assets = mutableAssets(snapshot);
+    schema = sharedGraphQLSchema(snapshot.graph, `${key}\n${assetsSignature(assets)}`, {
+      mutations: (ctx) => mutationFields(ctx, assets, mode.writer),
+    });
+  } else {
+    schema = sharedGraphQLSchema(snapshot.graph, key);
+  }
   variants.set(key, schema);
   return schema;
 }
@@ -85,7 +107,7 @@ export function registerGraphQLRoutes(
     const request = c.req.raw;
     const snapshot = snapshotFor(engine, request);
     const mode = await mutationMode(request);
-    const root: MutationRoot = { generations: [] };
+    const root: MutationRoot = { generations: [], writer: mode.writer };
     const status = engine.status;
     const handler = createGraphQLHandler(() => ({
       schema: schemaOf(snapshot, mode),

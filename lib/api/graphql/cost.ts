@@ -27,7 +27,7 @@ import {
   type ValidationRule,
   type ValueNode,
 } from "graphql";
-import type { Graph } from "../../graph/graph.ts";
+import type { GraphState } from "./snapshot.ts";
 
 /** Largest accepted query cost (estimated values produced). */
 export const MAX_QUERY_COST = 1_000_000;
@@ -37,8 +37,11 @@ export const DEFAULT_LIST_SIZE = 10;
 /** Cost of one `findPaths` call (its own expansion limit bounds the work of each call). */
 export const FIND_PATHS_COST = 5_000;
 
-/** Expected item count of a field from its argument values (`undefined` = not given). */
-export type CostEstimator = (args: Record<string, unknown>) => number;
+/**
+ * Expected item count of a field from its argument values (`undefined` = not given) in the
+ * snapshot the request reads (schemas are shared by snapshots of one shape).
+ */
+export type CostEstimator = (args: Record<string, unknown>, snapshot: GraphState) => number;
 
 /**
  * Field `extensions` announcing the expected item count of a list-like field.
@@ -52,34 +55,6 @@ export function costExtension(estimate: CostEstimator): { cost: CostEstimator } 
   return { cost: estimate };
 }
 
-/**
- * Expected edge count of a relation field `raw` on resources of `parentType`: the average over
- * those resources (at least 1), computed once per call site. The runtime edge limit (G16) bounds
- * the actual count; this keeps nested relation selections from looking exponentially costly.
- *
- * @example
- * ```ts
- * import { Graph } from "../../graph/graph.ts";
- * const estimate = relationSizeEstimator(new Graph(), "host", "network");
- * console.log(estimate()); // 1
- * ```
- */
-export function relationSizeEstimator(graph: Graph, parentType: string, raw: string): () => number {
-  let average: number | undefined;
-  return () => {
-    if (average !== undefined) return average;
-    const parents = graph.resourcesOf(parentType);
-    let edges = 0;
-    for (const p of parents) {
-      edges += graph.outgoing(p, raw).length;
-      for (const r of graph.incoming(p)) if (r.source.type === raw) edges++;
-    }
-    const value = Math.max(1, parents.length === 0 ? 1 : edges / parents.length);
-    if (graph.sealed) average = value;
-    return value;
-  };
-}
-
 /** `min(limit, total)` with `limit` absent → `total`: the expected size of a paged list. */
 export function pagedSize(args: Record<string, unknown>, total: number): number {
   const limit = typeof args.limit === "number" && args.limit >= 0 ? args.limit : Infinity;
@@ -88,17 +63,21 @@ export function pagedSize(args: Record<string, unknown>, total: number): number 
 }
 
 /**
- * Rejects operations whose estimated cost exceeds `maxCost`. `variables` (the request's raw
- * variable values) let arguments given as variables lower the estimate; missing variables use
- * their declared default, else the field's worst case.
+ * Rejects operations whose estimated cost exceeds `maxCost`, estimated from `snapshot` (the
+ * graph the request reads). `variables` (the request's raw variable values) let arguments given
+ * as variables lower the estimate; missing variables use their declared default, else the
+ * field's worst case.
  *
  * @example
  * ```ts
  * import { specifiedRules } from "graphql";
- * const rules = [...specifiedRules, maxCostRule(1000, { n: 10 })];
+ * import { Graph } from "../../graph/graph.ts";
+ * import { graphState } from "./snapshot.ts";
+ * const rules = [...specifiedRules, maxCostRule(graphState(new Graph()), 1000, { n: 10 })];
  * ```
  */
 export function maxCostRule(
+  snapshot: GraphState,
   maxCost: number = MAX_QUERY_COST,
   variables?: Record<string, unknown> | null,
 ): ValidationRule {
@@ -111,7 +90,7 @@ export function maxCostRule(
         : context.getSchema().getSubscriptionType();
       if (!root) return false;
       const vars = variableValues(operation, variables ?? {});
-      const walker = new CostWalker(context, vars);
+      const walker = new CostWalker(context, vars, snapshot);
       const cost = walker.selectionCost(operation.selectionSet, root, new Set());
       if (cost > maxCost) {
         const name = operation.name ? ` '${operation.name.value}'` : "";
@@ -151,6 +130,7 @@ class CostWalker {
   constructor(
     readonly context: ValidationContext,
     readonly variables: Record<string, unknown>,
+    readonly snapshot: GraphState,
   ) {}
 
   selectionCost(set: SelectionSetNode, type: GraphQLNamedType, onPath: Set<string>): number {
@@ -204,7 +184,9 @@ class CostWalker {
 
   itemCount(field: GraphQLField<unknown, unknown>, node: FieldNode): number {
     const estimate = (field.extensions as { cost?: CostEstimator }).cost;
-    if (typeof estimate === "function") return estimate(this.argumentValues(field.args, node));
+    if (typeof estimate === "function") {
+      return estimate(this.argumentValues(field.args, node), this.snapshot);
+    }
     return isListType(getNullableType(field.type)) ? DEFAULT_LIST_SIZE : 1;
   }
 

@@ -33,7 +33,8 @@ import {
   ResponseBudget,
   valueDepth,
 } from "./limits.ts";
-import { graphOfSchema, type GraphQLContext } from "./schema.ts";
+import { graphOfSchema, type GraphQLContext, shapeOfSchema } from "./schema.ts";
+import { graphState } from "./snapshot.ts";
 import type { GraphQLSchema } from "graphql";
 
 /** Per-request limits of {@link executeDocument}; each defaults to the module constant. */
@@ -110,6 +111,11 @@ export async function executeDocument(
   if (built !== undefined && built !== graph) {
     throw new Error("executeGraphQL: the schema was built for a different graph snapshot");
   }
+  const snapshot = graphState(graph);
+  const shape = shapeOfSchema(schema);
+  if (shape !== undefined && shape !== snapshot.signature) {
+    throw new Error("executeGraphQL: the schema was built for a graph of a different shape");
+  }
   if (variables && valueDepth(variables) > MAX_NESTING) {
     return {
       errors: [
@@ -124,13 +130,17 @@ export async function executeDocument(
   }
   const errors = validate(schema, document, [
     ...VALIDATION_RULES,
-    maxCostRule(limits.maxCost ?? MAX_QUERY_COST, variables),
+    maxCostRule(snapshot, limits.maxCost ?? MAX_QUERY_COST, variables),
   ]);
   if (errors.length > 0) return { errors };
   meterResponses(schema);
   const budget = new EdgeBudget();
   const response = new ResponseBudget(limits.maxResponseBytes ?? MAX_RESPONSE_BYTES);
-  const context: GraphQLContext & { response: ResponseBudget } = { edges: budget, response };
+  const context: GraphQLContext & { response: ResponseBudget } = {
+    edges: budget,
+    response,
+    snapshot,
+  };
   const result = await execute({
     schema,
     document,

@@ -55,6 +55,16 @@ export interface MutationWriter {
 export interface MutationRoot {
   /** Generations of the writes made by this request's mutations. */
   readonly generations: number[];
+  /**
+   * The writer of this request; overrides the one the schema was built with (schemas are shared
+   * by snapshots, and by servers, of one shape).
+   */
+  readonly writer?: MutationWriter;
+}
+
+/** The request's writer (from the root value), else the schema's. */
+function writerOf(root: unknown, fallback: MutationWriter): MutationWriter {
+  return (root as Partial<MutationRoot> | undefined)?.writer ?? fallback;
 }
 
 /** The result object of every mutation. */
@@ -103,7 +113,8 @@ function columnInputType(declared: string | undefined): GraphQLNullableInputType
 }
 
 /**
- * Builds the `Mutation` fields for `assets`, performing writes through `writer`.
+ * Builds the `Mutation` fields for `assets`, performing writes through the request's
+ * `MutationRoot.writer`, else `writer`.
  *
  * @example
  * ```ts ignore
@@ -158,21 +169,21 @@ export function mutationFields(
       description: `Adds a \`${type}\` row; fails when its key exists.`,
       args: { input: { type: new GraphQLNonNull(input) } },
       resolve: (root, args: { input: Record<string, unknown> }) =>
-        outcome(root, () => writer.add(type, toRow(args.input))),
+        outcome(root, () => writerOf(root, writer).add(type, toRow(args.input))),
     };
     fields[names.claim(`Change${pascal}`)] = {
       type: new GraphQLNonNull(result),
       description: `Merges the given fields into the \`${type}\` row \`name\`.`,
       args: { name, input: { type: new GraphQLNonNull(patch) } },
       resolve: (root, args: { name: string; input: Record<string, unknown> }) =>
-        outcome(root, () => writer.change(type, args.name, toRow(args.input))),
+        outcome(root, () => writerOf(root, writer).change(type, args.name, toRow(args.input))),
     };
     fields[names.claim(`Delete${pascal}`)] = {
       type: new GraphQLNonNull(result),
       description: `Deletes the \`${type}\` row \`name\`.`,
       args: { name },
       resolve: (root, args: { name: string }) =>
-        outcome(root, () => writer.delete(type, args.name)),
+        outcome(root, () => writerOf(root, writer).delete(type, args.name)),
     };
   }
   return fields;

@@ -47,6 +47,11 @@ export class NameRegistry {
     for (const r of reserved) this.#taken.add(r);
   }
 
+  /** A registry with the same names taken, claiming independently of this one. */
+  copy(): NameRegistry {
+    return new NameRegistry(this.#taken);
+  }
+
   /** True when `name` is already handed out. */
   has(name: string): boolean {
     return this.#taken.has(name);

@@ -25,12 +25,7 @@ import { compareStrings, type Graph, type Relation, type Resource } from "../../
 import { compileFilter } from "./filter.ts";
 import type { FieldScalar } from "./infer.ts";
 import { GraphQLJSON } from "./json_scalar.ts";
-import {
-  buildSchemaModel,
-  type PropertyFieldModel,
-  type RelationFieldModel,
-  type SchemaModel,
-} from "./model.ts";
+import type { PropertyFieldModel, RelationFieldModel } from "./model.ts";
 import {
   DEFAULT_PATH_DEPTH,
   findPaths,
@@ -40,7 +35,8 @@ import {
   PAGE_ARGS,
   pageOf,
 } from "./paths.ts";
-import { costExtension, FIND_PATHS_COST, pagedSize, relationSizeEstimator } from "./cost.ts";
+import { costExtension, FIND_PATHS_COST, pagedSize } from "./cost.ts";
+import { type GraphState, graphState } from "./snapshot.ts";
 
 /**
  * Per-request context passed to every resolver by `executeGraphQL`.
@@ -53,6 +49,18 @@ import { costExtension, FIND_PATHS_COST, pagedSize, relationSizeEstimator } from
 export interface GraphQLContext {
   /** Edge counter enforcing the returned-edges limit (absent → unlimited); throws past it. */
   readonly edges?: { take(count: number): void };
+  /**
+   * The snapshot the request reads. Schemas are shared by snapshots of the same shape, so the
+   * resolvers take the graph from here, never from the schema.
+   */
+  readonly snapshot?: GraphState;
+}
+
+/** The snapshot of a request's context; an internal error when the executor gave none. */
+function snapshotOf(context: GraphQLContext | undefined): GraphState {
+  const snapshot = context?.snapshot;
+  if (!snapshot) throw new Error("GraphQL context carries no graph snapshot");
+  return snapshot;
 }
 
 /**
@@ -66,7 +74,10 @@ export interface GraphQLContext {
  * ```
  */
 export interface MutationBuildContext {
-  /** The graph snapshot the schema is built for. */
+  /**
+   * A graph snapshot of the shape the schema is built for (schemas are shared by snapshots of
+   * one shape: resolvers must read the request's snapshot from the context, not this graph).
+   */
   readonly graph: Graph;
   /** Generated object type of each resource type, keyed by raw (unsanitised) type. */
   readonly objectTypes: ReadonlyMap<string, GraphQLObjectType>;
@@ -111,10 +122,60 @@ export interface Edge {
 }
 
 const schemaGraphs = new WeakMap<GraphQLSchema, Graph>();
+const schemaShapes = new WeakMap<GraphQLSchema, string>();
 
-/** The graph a schema was built for (used to refuse executing against another snapshot). */
+/**
+ * The graph a schema was built for by {@link buildGraphQLSchema} (such a schema refuses to run
+ * against another snapshot); `undefined` for a shared schema ({@link sharedGraphQLSchema}).
+ */
 export function graphOfSchema(schema: GraphQLSchema): Graph | undefined {
   return schemaGraphs.get(schema);
+}
+
+/** The shape signature of the graphs a schema serves (see snapshot.ts `shapeSignature`). */
+export function shapeOfSchema(schema: GraphQLSchema): string | undefined {
+  return schemaShapes.get(schema);
+}
+
+/** Most shared schemas kept (least recently used first out). */
+const MAX_SHARED_SCHEMAS = 16;
+const shared = new Map<string, GraphQLSchema>();
+
+/**
+ * The schema of every graph with the shape of `graph`, for schema variant `variant` (which must
+ * name everything `options` adds, e.g. the mutation mode and mutable assets): built on first
+ * use, then reused by every later snapshot of the same shape. Resolvers read the snapshot from
+ * the execution context, so the schema runs against any graph of its shape.
+ *
+ * @example
+ * ```ts
+ * import { Graph } from "../../graph/graph.ts";
+ * const a = new Graph();
+ * a.upsertResource("zone", "a.org", { ttl: 60 });
+ * a.seal();
+ * const b = new Graph();
+ * b.upsertResource("zone", "b.org", { ttl: 300 });
+ * b.seal();
+ * console.log(sharedGraphQLSchema(a, "") === sharedGraphQLSchema(b, "")); // true
+ * ```
+ */
+export function sharedGraphQLSchema(
+  graph: Graph,
+  variant: string,
+  options: BuildSchemaOptions = {},
+): GraphQLSchema {
+  const state = graphState(graph);
+  const key = `${variant}\n${state.signature}`;
+  let schema = shared.get(key);
+  if (schema) {
+    shared.delete(key); // re-inserted below: most recently used last
+  } else {
+    schema = schemaFromModel(state, options);
+    schemaShapes.set(schema, state.signature);
+  }
+  shared.set(key, schema);
+  if (shared.size > MAX_SHARED_SCHEMAS) shared.delete(shared.keys().next().value!);
+  return schema;
 }
 
 const SCALARS: Record<FieldScalar, GraphQLNullableOutputType> = {
@@ -146,7 +207,14 @@ const NON_NULL_STRING = new GraphQLNonNull(GraphQLString);
  * ```
  */
 export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {}): GraphQLSchema {
-  const model = buildSchemaModel(graph);
+  const schema = schemaFromModel(graphState(graph), options);
+  schemaGraphs.set(schema, graph);
+  return schema;
+}
+
+function schemaFromModel(state: GraphState, options: BuildSchemaOptions): GraphQLSchema {
+  const model = state.model;
+  const typeNames = model.typeNames.copy();
   const typeNameOf = new Map<string, string>();
   for (const t of model.types) typeNameOf.set(t.raw, t.typeName);
 
@@ -163,7 +231,7 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
           };
           for (const p of t.properties) fields[p.fieldName] = propertyField(p);
           for (const rel of t.relations) {
-            fields[rel.fieldName] = relationField(graph, rel, objectTypes.get(t.raw)!, t.raw);
+            fields[rel.fieldName] = relationField(rel, objectTypes.get(t.raw)!, t.raw);
           }
           return fields;
         },
@@ -188,7 +256,6 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
   }
 
   function relationField(
-    graph: Graph,
     rel: RelationFieldModel,
     parentType: GraphQLObjectType,
     parentRaw: string,
@@ -224,23 +291,14 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
     return {
       type: nonNullList(edgeType),
       description: relationDescription(rel),
-      extensions: costExtension(relationSizeEstimator(graph, parentRaw, raw)),
+      extensions: costExtension((_args, snapshot) => snapshot.relationAverage(parentRaw, raw)),
       resolve: (parent, _args, context) => {
-        const edges = edgesOf(graph, parent, raw);
+        const edges = edgesOf(snapshotOf(context).graph, parent, raw);
         context?.edges?.take(edges.length);
         return edges;
       },
     };
   }
-
-  const sealed = graph.sealed;
-  const sortedCache = new Map<string, readonly Resource[]>();
-  const sortedOf = (type: string): readonly Resource[] => {
-    if (!sealed) return graph.resourcesOfSorted(type);
-    let list = sortedCache.get(type);
-    if (!list) sortedCache.set(type, list = graph.resourcesOfSorted(type));
-    return list;
-  };
 
   const queryFields: GraphQLFieldConfigMap<unknown, GraphQLContext> = {};
   for (const t of model.types) {
@@ -256,15 +314,15 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
         },
         ...PAGE_ARGS,
       },
-      extensions: costExtension((args) => pagedSize(args, sortedOf(raw).length)),
-      resolve: (_root, args: { filter?: unknown } & Page) => {
-        const all = sortedOf(raw);
+      extensions: costExtension((args, snapshot) => pagedSize(args, snapshot.sortedOf(raw).length)),
+      resolve: (_root, args: { filter?: unknown } & Page, context) => {
+        const all = snapshotOf(context).sortedOf(raw);
         if (args.filter === undefined || args.filter === null) return pageOf(all, args);
         return pageOf(all.filter(compileFilter(args.filter)), args);
       },
     };
   }
-  Object.assign(queryFields, globalFields(graph, model));
+  Object.assign(queryFields, globalFields());
 
   const query = new GraphQLObjectType<unknown, GraphQLContext>({
     name: "Query",
@@ -274,17 +332,15 @@ export function buildGraphQLSchema(graph: Graph, options: BuildSchemaOptions = {
 
   let mutation: GraphQLObjectType | undefined;
   const mutationFields = options.mutations?.({
-    graph,
+    graph: state.graph,
     objectTypes,
-    claimTypeName: (name) => model.typeNames.claim(name),
+    claimTypeName: (name) => typeNames.claim(name),
   });
   if (mutationFields && Object.keys(mutationFields).length > 0) {
     mutation = new GraphQLObjectType({ name: "Mutation", fields: mutationFields });
   }
 
-  const schema = new GraphQLSchema({ query, mutation, types: [...objectTypes.values()] });
-  schemaGraphs.set(schema, graph);
-  return schema;
+  return new GraphQLSchema({ query, mutation, types: [...objectTypes.values()] });
 }
 
 function relationDescription(rel: RelationFieldModel): string {
@@ -322,34 +378,34 @@ function compareEdges(a: Edge, b: Edge): number {
     compareStrings(a.relation.type, b.relation.type) || Number(b.outgoing) - Number(a.outgoing);
 }
 
-function globalFields(
-  graph: Graph,
-  model: SchemaModel,
-): GraphQLFieldConfigMap<unknown, GraphQLContext> {
-  let graphJson: string | undefined;
-  const int = (description: string, value: () => number) => ({
+function globalFields(): GraphQLFieldConfigMap<unknown, GraphQLContext> {
+  const int = (description: string, value: (snapshot: GraphState) => number) => ({
     type: nonNull(GraphQLInt),
     description,
-    resolve: value,
+    resolve: (_root: unknown, _args: unknown, context: GraphQLContext) =>
+      value(snapshotOf(context)),
   });
   return {
-    countNodes: int("Number of resources.", () => graph.resourceCount),
-    countEdges: int("Number of relations.", () => graph.relationCount),
-    countResourceTypes: int("Number of distinct resource types.", () => model.types.length),
-    countRelationTypes: int("Number of distinct relation types.", () => model.relationTypeCount),
+    countNodes: int("Number of resources.", (s) => s.graph.resourceCount),
+    countEdges: int("Number of relations.", (s) => s.graph.relationCount),
+    countResourceTypes: int("Number of distinct resource types.", (s) => s.model.types.length),
+    countRelationTypes: int(
+      "Number of distinct relation types.",
+      (s) => s.model.relationTypeCount,
+    ),
     countNodeProperties: int(
       "Sum over resources of their property count (`name` included).",
-      () => model.nodePropertyCount,
+      (s) => s.model.nodePropertyCount,
     ),
     countEdgeProperties: int(
       "Sum over relations of their property count.",
-      () => model.edgePropertyCount,
+      (s) => s.model.edgePropertyCount,
     ),
     listNodes: {
       type: nonNull(GraphQLJSON),
       description: 'Array of `{ "type", "name" }`, by type then name; only type `label` if given.',
       args: { label: { type: GraphQLString }, ...PAGE_ARGS },
-      extensions: costExtension((args) =>
+      extensions: costExtension((args, { graph }) =>
         pagedSize(
           args,
           typeof args.label === "string"
@@ -357,8 +413,11 @@ function globalFields(
             : graph.resourceCount,
         )
       ),
-      resolve: (_root, args: { label?: string | null } & Page) =>
-        listNodes(graph, args.label, args) as unknown as Record<string, string>[],
+      resolve: (_root, args: { label?: string | null } & Page, context) =>
+        listNodes(snapshotOf(context).graph, args.label, args) as unknown as Record<
+          string,
+          string
+        >[],
     },
     findPaths: {
       type: nonNull(GraphQLJSON),
@@ -375,9 +434,10 @@ function globalFields(
       resolve: (
         _root,
         args: { startLabel: string; startName: string; endLabel: string; maxDepth?: number | null },
+        context,
       ) =>
         findPaths(
-          graph,
+          snapshotOf(context).graph,
           args.startLabel,
           args.startName,
           args.endLabel,
@@ -389,18 +449,16 @@ function globalFields(
       description: "The whole graph as JSON text: `{ nodes: [...], edges: [...] }`; with " +
         "`limit`/`offset`, one page of the nodes and the edges whose source is on that page.",
       args: { ...PAGE_ARGS },
-      extensions: costExtension((args) => {
+      extensions: costExtension((args, { graph }) => {
         const nodes = graph.resourceCount;
         return nodes === 0 ? 1 : pagedSize(args, nodes) * (1 + graph.relationCount / nodes);
       }),
-      resolve: (_root, args: Page) => {
+      resolve: (_root, args: Page, context) => {
+        const snapshot = snapshotOf(context);
         if ((args.limit ?? args.offset ?? null) !== null) {
-          return JSON.stringify(graphJsonPage(graph, args));
+          return JSON.stringify(graphJsonPage(snapshot.graph, args));
         }
-        if (graphJson !== undefined) return graphJson;
-        const text = JSON.stringify(graph.toJSON());
-        if (graph.sealed) graphJson = text;
-        return text;
+        return snapshot.graphJson();
       },
     },
   };
