@@ -106,6 +106,9 @@ Deno.test({
         assert((await textOf(page, "#incoming")).includes("checkout"));
         assert((await textOf(page, "#outgoing")).includes("dmz"));
         assert((await textOf(page, "#controls")).includes("PUBLIC_IN_DMZ"));
+        // Provenance: the rule files that changed it (copy_property, the control) are listed.
+        const rules = await textOf(page, "#rules");
+        assert(rules.includes("models/runtime.toml") && rules.includes("compliance/"), rules);
         await screenshot(page, "resource");
         const arts = await open(page, `${base}/#/r/application/shop`, "#artifacts");
         assert(arts.includes("shop.md") && arts.includes("download"), arts);
