@@ -25,6 +25,9 @@ import { splitNames } from "./linking.ts";
 import { describeError } from "./errors.ts";
 import { compileConditions, type Condition, evaluateCondition } from "./rules/conditions.ts";
 import { runSteps, type Steps } from "./slicing.ts";
+import { allowedValueError, convertCell } from "./cell_values.ts";
+
+export { convertCell } from "./cell_values.ts";
 
 /** An asset file after parsing, before its rows become resources. */
 export interface LoadedAsset {
@@ -99,44 +102,6 @@ function reportParseError(ctx: PhaseContext, e: ParseError): void {
     column: e.column,
     phase: "assets",
   });
-}
-
-/** Converts a cell according to its declared column type (A13). `undefined` = absent. */
-export function convertCell(
-  value: string,
-  column: ColumnDeclaration | undefined,
-): { value: JsonValue | undefined; error?: string } {
-  if (!column || column.type === "string") return { value };
-  const trimmed = value.trim();
-  if (trimmed === "") return { value: undefined };
-  switch (column.type) {
-    case "integer": {
-      if (/^[+-]?\d+$/.test(trimmed)) return { value: Number(trimmed) };
-      return { value, error: `'${value}' is not an integer` };
-    }
-    case "number":
-    case "float": {
-      const n = Number(trimmed);
-      if (Number.isFinite(n) && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) {
-        return { value: n };
-      }
-      return { value, error: `'${value}' is not a number` };
-    }
-    case "boolean": {
-      if (/^(true|1)$/i.test(trimmed)) return { value: true };
-      if (/^(false|0)$/i.test(trimmed)) return { value: false };
-      return { value, error: `'${value}' is not a boolean` };
-    }
-    case "array_of_string":
-      return { value: splitNames(trimmed) };
-    case "array_of_integer": {
-      const parts = splitNames(trimmed);
-      if (parts.every((p) => /^[+-]?\d+$/.test(p))) return { value: parts.map(Number) };
-      return { value, error: `'${value}' is not a list of integers` };
-    }
-    default:
-      return { value };
-  }
 }
 
 /**
@@ -275,12 +240,16 @@ function* loadRows(
         case DECLARED: {
           const column = header[i];
           const { value, error } = convertCell(cell, specs[i]);
-          if (error) {
-            ctx.issues.warn("csv_value_invalid", `column '${column}': ${error}`, {
-              file: file.displayPath,
-              line,
-              phase: "assets",
-            });
+          // A13/MP31: a cell of the wrong type or outside `allowed_values` is loaded as it is
+          // and reported; validation carries the warning, strict mode makes it an error.
+          const invalid = error ??
+            (cell.trim() === "" ? undefined : allowedValueError(value, specs[i]!.allowedValues));
+          if (invalid) {
+            ctx.issues.warn(
+              "csv_value_invalid",
+              `row ${row + 2}, column '${column}': ${invalid}`,
+              { file: file.displayPath, line, phase: "assets", cell: { row: row + 2, column } },
+            );
           }
           if (value !== undefined) properties[column] = value;
           break;
@@ -367,6 +336,7 @@ function* loadRows(
             line,
             phase: "assets",
             origin: `${type} '${key}'`,
+            cell: { row: row + 2, column },
           });
         }
       }

@@ -16,6 +16,8 @@ export interface SourceLocation {
   line?: number;
   /** 1-based column. */
   column?: number;
+  /** For a CSV cell: its 1-based row (header = row 1) and column name (SV31, SV35). */
+  cell?: { row: number; column: string };
 }
 
 /** One finding of a build. */

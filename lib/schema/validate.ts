@@ -66,6 +66,7 @@ export const CARRIED_BUILD_CODES: ReadonlySet<string> = new Set([
   "requirement_unmet",
   "requirement_property_missing",
   "csv_required_missing",
+  "csv_value_invalid",
   "module_conflict",
   "param_missing",
   "param_not_allowed",
@@ -146,13 +147,27 @@ export function validateWorkspace(
     assets,
     strict,
   }, report);
+  // A cell the strict schema check already reports is not reported again from the build.
+  const cellKey = (file?: string, row?: number, column?: string) => `${file}\0${row}\0${column}`;
+  const checkedCells = new Set(
+    issues.filter((i) => i.code === "csv_value_invalid").map((i) =>
+      cellKey(i.file, i.row, i.column)
+    ),
+  );
   for (const b of input.buildIssues ?? []) {
     if (!CARRIED_BUILD_CODES.has(b.code)) continue;
+    if (
+      b.code === "csv_value_invalid" &&
+      checkedCells.has(cellKey(b.file, b.cell?.row, b.cell?.column))
+    ) {
+      continue;
+    }
     issues.push({
       severity: b.severity,
       code: b.code,
       message: b.file ? `${b.file}${b.line ? `:${b.line}` : ""}: ${b.message}` : b.message,
       file: b.file,
+      ...(b.cell ? { row: b.cell.row, column: b.cell.column } : {}),
     });
   }
   if (input.buildFailed) {

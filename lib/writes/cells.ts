@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from "../graph/graph.ts";
 import type { AssetDeclaration } from "../workspace/manifest.ts";
-import { convertCell } from "../pipeline/assets.ts";
+import { allowedValueError, convertCell } from "../pipeline/cell_values.ts";
 import { WriteError } from "./errors.ts";
 
 /**
@@ -81,29 +81,9 @@ export function checkDeclaredColumns(
       continue;
     }
     const { value, error } = convertCell(cell, spec);
-    if (error) {
-      throw new WriteError("validation-failed", `${where}: column '${column}': ${error}`, column);
-    }
-    if (spec.allowedValues && value !== undefined) {
-      const values = Array.isArray(value) ? value : [value];
-      const bad = values.find((v) => !spec.allowedValues!.some((a) => sameScalar(a, v)));
-      if (bad !== undefined) {
-        throw new WriteError(
-          "validation-failed",
-          `${where}: column '${column}': ${JSON.stringify(bad)} is not one of ${
-            JSON.stringify(spec.allowedValues)
-          }`,
-          column,
-        );
-      }
+    const invalid = error ?? allowedValueError(value, spec.allowedValues);
+    if (invalid) {
+      throw new WriteError("validation-failed", `${where}: column '${column}': ${invalid}`, column);
     }
   }
-}
-
-function sameScalar(a: JsonValue, b: JsonValue): boolean {
-  if (a === b) return true;
-  // Declarations written as strings ("80") accept the typed cell value (80) and vice versa.
-  return (typeof a === "string" || typeof a === "number" || typeof a === "boolean") &&
-    (typeof b === "string" || typeof b === "number" || typeof b === "boolean") &&
-    String(a) === String(b);
 }

@@ -205,3 +205,47 @@ Deno.test("SV30/SV41 a build that fails is an error of the report (build_failed)
   assertEquals(failed.length, 1);
   assertEquals(failed[0].file, "models/bad.toml");
 });
+
+Deno.test("A13/MP31/SV40 declared-column csv_value_invalid is carried into validate: warning, promoted in strict mode", async () => {
+  const files = {
+    "module.toml": '[assets."host.csv".columns]\nenv = { allowed_values = ["dev", "prod"] }\n' +
+      'cores = "integer"\n',
+    "assets/host.csv": "name,env,cores\nweb-1,dev,4\nweb-2,qa,four\n",
+  };
+  const loose = withCode(await validate(files), "csv_value_invalid");
+  assertEquals(loose.map((i) => [i.severity, i.file, i.row, i.column, i.promoted]), [
+    ["warning", "assets/host.csv", 3, "cores", undefined],
+    ["warning", "assets/host.csv", 3, "env", undefined],
+  ]);
+  assert(loose[1].message.includes(`row 3, column 'env': "qa" is not one of`), loose[1].message);
+  const strict = withCode(await validate(files, { strict: true }), "csv_value_invalid");
+  assertEquals(strict.map((i) => [i.severity, i.column, i.promoted]), [
+    ["error", "cores", true],
+    ["error", "env", true],
+  ]);
+  // A cell that the strict schema check already reports is reported once (by the schema check).
+  const bound = withCode(
+    await validate({
+      ...files,
+      "schemas/a.schema.json": schema("f", {
+        host: { properties: { cores: { type: "integer" } } },
+      }),
+    }, { strict: true }),
+    "csv_value_invalid",
+  );
+  assertEquals(bound.map((i) => [i.column, i.promoted, i.schema_id]), [
+    ["cores", undefined, "f"],
+    ["env", true, undefined],
+  ]);
+});
+
+Deno.test("MP31/SV35 csv_required_missing carried into validate names file, row and column", async () => {
+  const r = await validate({
+    "module.toml": '[assets."host.csv".columns]\nos = { required = true }\n',
+    "assets/host.csv": "name,os\nweb-1,linux\nweb-2,\n",
+  });
+  const missing = withCode(r, "csv_required_missing");
+  assertEquals(missing.map((i) => [i.severity, i.file, i.row, i.column]), [
+    ["error", "assets/host.csv", 3, "os"],
+  ]);
+});
