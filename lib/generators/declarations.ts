@@ -101,6 +101,39 @@ export interface GeneratorDeclaration {
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 const INJECT = ["url", "query", "payload", "header"] as const;
 
+/**
+ * The keys of a `[generator.<name>]` / `[generators.<name>]` table that {@link readGenerators}
+ * reads (GN2 common keys, GN10 http, GN30 exec); manifest key checks warn about any other key.
+ */
+export const GENERATOR_KEYS: readonly string[] = [
+  "runner",
+  "description",
+  "target_input",
+  "target_asset",
+  "abort_on_failure",
+  "ttl",
+  "condition",
+  "url",
+  "method",
+  "inject_headers",
+  "payload",
+  "user_agent",
+  "vault_secrets",
+  "response_filter",
+  "pagination",
+  "command",
+  "env",
+  "from_stdout",
+];
+
+/** The keys of a generator's `pagination` table (GN20). */
+export const GENERATOR_PAGINATION_KEYS: readonly string[] = [
+  "strategy",
+  "cursor_jmespath",
+  "inject_into",
+  "max_pages",
+];
+
 function isTable(v: JsonValue | undefined): v is Record<string, JsonValue> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -9,6 +9,7 @@
  */
 import type { JsonValue } from "../graph/graph.ts";
 import { DEPENDENCY_KEYS } from "./module_source.ts";
+import { GENERATOR_KEYS, GENERATOR_PAGINATION_KEYS } from "../generators/declarations.ts";
 
 /** A warning about a manifest key. */
 export interface ManifestWarning {
@@ -75,6 +76,18 @@ const COLUMN_KEYS = ["type", "required", "allowed_values", "description"];
 /** `format` and `fields` are read by input validation (MP38–MP39). */
 const INPUT_KEYS = ["description", "format", "fields", "bootstrap"];
 const INPUT_NOT_IMPLEMENTED: Record<string, string> = {};
+/**
+ * Keys of an input field (MP38, read by input_validation.ts); `description` documents it, as
+ * for columns. The array form names each field with `name`.
+ */
+const FIELD_KEYS = ["type", "required", "allow_empty", "allowed_values", "description"];
+/** `[requirements.<type>]` (MP41) and `[[requirement]]` (MP42, which names its `type`). */
+const REQUIREMENT_KEYS = ["properties", "description"];
+/** `[[implements]]` and `[[schema]]` (MP40, SV10; read by lib/schema/sources.ts). */
+const IMPLEMENTS_KEYS = ["schema", "version", "resources"];
+const SCHEMA_KEYS = ["schema", "resources"];
+/** A generator's `vault_secrets.<name>` entry (GN10). */
+const VAULT_SECRET_KEYS = ["collection", "secret"];
 
 /**
  * Warnings for the keys of a parsed manifest `doc` (text `text`, shown as `file`) that the
@@ -121,9 +134,14 @@ export function manifestKeyWarnings(doc: Table, text: string, file: string): Man
     path: string[],
     keys: readonly string[],
     notImplemented: Record<string, string> = {},
+    element?: { index: number; from: number },
   ) => {
     if (!isTable(table)) return;
-    const label = path.map((p) => (/^[A-Za-z0-9_-]+$/.test(p) ? p : JSON.stringify(p))).join(".");
+    const dotted = path.map((p) => (/^[A-Za-z0-9_-]+$/.test(p) ? p : JSON.stringify(p))).join(".");
+    // An entry of an array of tables: `[[requirement]] (entry 2)`.
+    const label = element ? `[[${dotted}]] (entry ${element.index + 1})` : `[${dotted}]`;
+    const line = (k: string) =>
+      element ? lineAfter(lines, element.from, k) : lineOf(lines, [...path, k]);
     for (const k of Object.keys(table)) {
       const reason = notImplemented[k];
       if (reason !== undefined) {
@@ -134,19 +152,19 @@ export function manifestKeyWarnings(doc: Table, text: string, file: string): Man
         else {
           const at = { code: "not_implemented" as const, message: "", file, more: 0 };
           aggregated.set(family, at);
-          out.push({ ...at, line: lineOf(lines, [...path, k]) });
-          at.message =
-            `'${k}' in [${label}]%MORE% is not implemented yet and is ignored: ${reason}`;
+          out.push({ ...at, line: line(k) });
+          at.message = `'${k}' in ${label}%MORE% is not implemented yet and is ignored: ${reason}`;
           notes.push([out.length - 1, at]);
         }
       } else if (!keys.includes(k)) {
-        warn(
-          "unknown_key",
-          [...path, k],
-          `unknown key '${k}' in [${label}] (ignored; expected one of: ${
+        out.push({
+          code: "unknown_key",
+          file,
+          line: line(k),
+          message: `unknown key '${k}' in ${label} (ignored; expected one of: ${
             [...keys, ...Object.keys(notImplemented)].join(", ")
           })`,
-        );
+        });
       }
     }
   };
@@ -168,6 +186,51 @@ export function manifestKeyWarnings(doc: Table, text: string, file: string): Man
   }
   for (const [name, spec] of entries(doc.dependencies)) {
     check(spec, ["dependencies", name], DEPENDENCY_KEYS);
+  }
+  for (const top of ["inputs", "input"]) {
+    for (const [name, spec] of entries(doc[top])) {
+      if (!isTable(spec)) continue;
+      const fields = spec.fields;
+      if (Array.isArray(fields)) {
+        // `[[inputs."x.json".fields]]` entries, each naming its field.
+        const at = arrayHeaders(lines, [top, name, "fields"]);
+        fields.forEach((f, index) =>
+          check(f, [top, name, "fields"], ["name", ...FIELD_KEYS], {}, {
+            index,
+            from: at[index] ?? 0,
+          })
+        );
+      } else {
+        for (const [field, f] of entries(fields)) {
+          check(f, [top, name, "fields", field], FIELD_KEYS);
+        }
+      }
+    }
+  }
+  for (const [type, spec] of entries(doc.requirements)) {
+    check(spec, ["requirements", type], REQUIREMENT_KEYS);
+  }
+  const arrays: [string, readonly string[]][] = [
+    ["requirement", ["type", ...REQUIREMENT_KEYS]],
+    ["implements", IMPLEMENTS_KEYS],
+    ["schema", SCHEMA_KEYS],
+  ];
+  for (const [top, keys] of arrays) {
+    if (!Array.isArray(doc[top])) continue;
+    const at = arrayHeaders(lines, [top]);
+    (doc[top] as JsonValue[]).forEach((entry, index) =>
+      check(entry, [top], keys, {}, { index, from: at[index] ?? 0 })
+    );
+  }
+  for (const top of ["generator", "generators"]) {
+    for (const [name, spec] of entries(doc[top])) {
+      check(spec, [top, name], GENERATOR_KEYS);
+      if (!isTable(spec)) continue;
+      check(spec.pagination, [top, name, "pagination"], GENERATOR_PAGINATION_KEYS);
+      for (const [secret, v] of entries(spec.vault_secrets)) {
+        check(v, [top, name, "vault_secrets", secret], VAULT_SECRET_KEYS);
+      }
+    }
   }
   for (const [i, at] of notes) {
     const family = at.more > 0 ? ` (and ${at.more} more declaration${at.more > 1 ? "s" : ""})` : "";
@@ -194,6 +257,30 @@ function keyPattern(k: string): string {
   return `(?:${escapeRe(k)}|"${escapeRe(k)}"|'${escapeRe(k)}')`;
 }
 
+/** 0-based line indexes of the `[[path]]` headers, in order (entries of an array of tables). */
+function arrayHeaders(lines: readonly string[], path: readonly string[]): number[] {
+  const re = new RegExp(`^\\s*\\[\\[\\s*${path.map(keyPattern).join("\\s*\\.\\s*")}\\s*\\]\\]`);
+  const out: number[] = [];
+  lines.forEach((l, i) => {
+    if (re.test(l)) out.push(i);
+  });
+  return out;
+}
+
+/**
+ * Line of key `k` in the table whose header is on line index `from`: an assignment before the
+ * next header, else an inline `k =` after it. Undefined when not found.
+ */
+function lineAfter(lines: readonly string[], from: number, k: string): number | undefined {
+  const assign = new RegExp(`^\\s*${keyPattern(k)}\\s*[=.]`);
+  for (let i = from + 1; i < lines.length && !/^\s*\[/.test(lines[i]); i++) {
+    if (assign.test(lines[i])) return i + 1;
+  }
+  const inline = new RegExp(`(^|[{,\\s])${keyPattern(k)}\\s*=`);
+  for (let i = from; i < lines.length; i++) if (inline.test(lines[i])) return i + 1;
+  return undefined;
+}
+
 /**
  * Best-effort line of the key `path` (e.g. `["assets", "a.csv", "colour"]`): a `[a.b.c]` table
  * header naming the whole path, else the key `c = …` (or `c.d = …`) after the header of its
@@ -211,14 +298,20 @@ function lineOf(lines: readonly string[], path: readonly string[]): number | und
   if (i >= 0) return i + 1;
   const last = keyPattern(path[path.length - 1]);
   const parent = path.slice(0, -1);
+  // After the header of the parent table, else of the nearest ancestor that has one (a key of an
+  // inline table such as `os = { tpye = "string" }` under `[assets."a.csv".columns]`).
   let from = 0;
-  if (parent.length > 0) {
-    const p = header(parent);
+  let nested = false;
+  for (let n = parent.length; n > 0; n--) {
+    const p = header(parent.slice(0, n));
     const j = lines.findIndex((l) => p.test(l));
-    if (j >= 0) from = j + 1;
+    if (j < 0) continue;
+    from = j + 1;
+    nested = n < parent.length;
+    break;
   }
   const assign = new RegExp(`^\\s*${last}\\s*[=.]`);
-  for (let k = from; k < lines.length; k++) {
+  for (let k = from; k < lines.length && !nested; k++) {
     if (k > from && /^\s*\[/.test(lines[k]) && parent.length > 0) break;
     if (assign.test(lines[k])) return k + 1;
   }
