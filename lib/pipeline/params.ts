@@ -50,11 +50,10 @@ export function resolveParams(
   }
   for (const [name, value] of Object.entries(given)) {
     if (manifest.params.has(name)) continue;
-    if (manifest.modules.length > 0) {
-      issues.warn("param_unknown", `parameter '${name}' is not declared by any module`, {
-        phase: "params",
-      });
-    }
+    // MP24: undeclared, also when no manifest declares anything.
+    issues.warn("param_unknown", `parameter '${name}' is not declared by any module`, {
+      phase: "params",
+    });
     out[name] = value;
   }
   return out;

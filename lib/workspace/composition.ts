@@ -3,7 +3,9 @@
  * - `param_conflict` (error): the `allowed_values` of one parameter, declared by several layers,
  *   have an empty intersection;
  * - `module_conflict` (error): two layers declare the same asset file (or two files of the same
- *   type) with a column whose `type` or `required` differs; identical specs merge silently;
+ *   type) with a column whose `type` or `required` differs, or two modules give one asset file
+ *   a different `resource_type`, `name_template` or `match_on`; the other columns are merged
+ *   (union, manifest.ts);
  * - `declaration_overridden` (warning): the data directory declares an asset, input or parameter
  *   default that a module, loaded first, already declared differently, so the module's wins.
  *
@@ -82,23 +84,44 @@ export class DeclarationTracker {
     }
   }
 
-  /** An asset declaration `decl`; `prev` is the one already merged for the same file. */
+  /**
+   * An asset declaration `decl`; `prev` is the one already merged for the same file (MP33).
+   * Columns are merged (manifest.ts), so only a column declared differently conflicts. A
+   * differing `resource_type`, `name_template` or `match_on` is a `module_conflict` between two
+   * modules; declared by the data directory it is `declaration_overridden` (the module, loaded
+   * first, wins).
+   */
   asset(prev: AssetDeclaration | undefined, decl: AssetDeclaration, file: string): void {
     if (!prev) return;
     this.#compareColumns(prev, decl, file, `asset '${decl.file}'`);
-    if (decl.layer !== "data") return;
-    const differs = prev.resourceType !== decl.resourceType ||
-      prev.nameTemplate !== decl.nameTemplate || !same(prev.matchOn, decl.matchOn) ||
-      [...decl.columns.keys()].some((c) => !prev.columns.has(c));
-    if (differs) {
+    const stem = (d: AssetDeclaration) => d.file.replace(/\.csv$/i, "").split("/").pop()!;
+    const differs = [
+      (prev.resourceType ?? stem(prev)) !== (decl.resourceType ?? stem(decl)) && "resource_type",
+      prev.nameTemplate !== decl.nameTemplate && "name_template",
+      !same(prev.matchOn, decl.matchOn) && "match_on",
+    ].filter((k): k is string => k !== false);
+    if (differs.length === 0) return;
+    const keys = differs.map((k) => `'${k}'`).join(", ");
+    if (decl.layer === "data") {
       this.#out.push({
         code: "declaration_overridden",
         severity: "warning",
         file,
-        message: `asset '${decl.file}': the declaration of the data directory is overridden by ` +
-          `the one of ${who(prev.layer)} (loaded first)`,
+        message: `asset '${decl.file}': ${keys} of the data directory's declaration ` +
+          `overridden by the one of ${who(prev.layer)} (loaded first)`,
       });
+      return;
     }
+    this.#out.push({
+      code: "module_conflict",
+      severity: "error",
+      file,
+      message:
+        `asset '${decl.file}': ${who(prev.layer)} and ${
+          who(decl.layer)
+        } declare ${keys} differently; declare shared assets once, or state expectations ` +
+        `with [requirements.<type>]`,
+    });
   }
 
   /** An input declaration of `fileName` by layer `layerId`; `prev` the one already merged. */

@@ -230,19 +230,17 @@ export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
           columns: parseColumns(spec.columns),
           layer: layer.id,
         };
-        // The first declaration in load order wins; conflicts and overrides are reported (MP33).
-        tracker.asset(out.assets.get(fileName), decl, file);
-        if (!out.assets.has(fileName)) out.assets.set(fileName, decl);
+        // MP33: columns are merged across layers; otherwise the first declaration in load order
+        // wins. Conflicts and overrides are reported.
+        const prev = out.assets.get(fileName);
+        tracker.asset(prev, decl, file);
+        if (!prev) out.assets.set(fileName, decl);
+        else mergeColumns(prev, decl);
       }
     }
-    for (const key of ["inputs", "input"]) {
-      const table = doc[key];
-      if (!isTable(table)) continue;
-      for (const [fileName, spec] of Object.entries(table)) {
-        if (!isTable(spec)) continue;
-        tracker.input(fileName, out.inputs.get(fileName), spec, layer.id, file);
-        if (!out.inputs.has(fileName)) out.inputs.set(fileName, spec);
-      }
+    for (const [fileName, spec] of layerInputs(doc, file, out.composition)) {
+      tracker.input(fileName, out.inputs.get(fileName), spec, layer.id, file);
+      if (!out.inputs.has(fileName)) out.inputs.set(fileName, spec);
     }
     if (isTable(doc.requirements)) {
       for (const [type, spec] of Object.entries(doc.requirements)) {
@@ -272,8 +270,89 @@ export function mergeManifests(layers: readonly Layer[]): ModuleManifest {
   return out;
 }
 
-/** Two requirement tables on one type: the union of their properties. */
-function mergeRequirement(
+/**
+ * The input declarations of one manifest (MP37): `[inputs."<file>"]` and `[input."<file>"]` are
+ * one declaration, merged key by key (and `fields` maps field by field). A key both spellings
+ * give different values keeps the documented `inputs` one, and a `declaration_overridden`
+ * warning names it.
+ */
+function layerInputs(
+  doc: Record<string, JsonValue>,
+  file: string,
+  composition: ModuleManifest["composition"],
+): Map<string, Record<string, JsonValue>> {
+  const out = new Map<string, Record<string, JsonValue>>();
+  for (const key of ["inputs", "input"]) {
+    const table = doc[key];
+    if (!isTable(table)) continue;
+    for (const [fileName, spec] of Object.entries(table)) {
+      if (!isTable(spec)) continue;
+      const prev = out.get(fileName);
+      if (!prev) {
+        out.set(fileName, spec);
+        continue;
+      }
+      const merged: Record<string, JsonValue> = { ...prev };
+      const conflicts: string[] = [];
+      for (const [k, v] of Object.entries(spec)) {
+        const p = prev[k];
+        if (p === undefined) merged[k] = v;
+        else if (k === "fields" && isTable(p) && isTable(v)) {
+          const fields: Record<string, JsonValue> = { ...v, ...p };
+          for (const f of Object.keys(v)) {
+            if (Object.hasOwn(p, f) && !sameJson(p[f], v[f])) conflicts.push(`fields.${f}`);
+          }
+          merged[k] = fields;
+        } else if (!sameJson(p, v)) conflicts.push(k);
+      }
+      out.set(fileName, merged);
+      if (conflicts.length > 0) {
+        composition.push({
+          code: "declaration_overridden",
+          severity: "warning",
+          file,
+          message: `input '${fileName}': ${
+            conflicts.map((c) => `'${c}'`).join(", ")
+          } declared differently by [inputs."${fileName}"] and [input."${fileName}"]; ` +
+            `the [inputs] value is used`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Adds the columns of `decl` that `prev` does not declare (MP33: the union of non-conflicting
+ * columns, in declaration order); a column both declare keeps the first spec, taking the later
+ * `allowed_values` and `description` when the first has none.
+ */
+function mergeColumns(prev: AssetDeclaration, decl: AssetDeclaration): void {
+  for (const [name, spec] of decl.columns) {
+    const first = prev.columns.get(name);
+    if (!first) prev.columns.set(name, spec);
+    else {
+      first.allowedValues ??= spec.allowedValues;
+      first.description ??= spec.description;
+    }
+  }
+}
+
+/**
+ * Two requirement tables on one type (MP41): the union of their properties; other keys from the
+ * first.
+ *
+ * @example
+ * ```ts
+ * import { mergeRequirement } from "./manifest.ts";
+ * mergeRequirement({ properties: ["a"] }, { properties: ["b"] }); // { properties: ["a", "b"] }
+ * ```
+ */
+export function mergeRequirement(
   prev: Record<string, JsonValue> | undefined,
   spec: Record<string, JsonValue>,
 ): Record<string, JsonValue> {

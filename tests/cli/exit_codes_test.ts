@@ -100,3 +100,47 @@ Deno.test("CL20 build logs each info line once", async () => {
   assert(lines.some((l) => l.includes("output_without_origin")), r.stderr);
   assertEquals(lines.length, new Set(lines).size, r.stderr);
 });
+
+Deno.test("MP24/CL21 a --module-params value outside allowed_values (param_not_allowed) exits 2 before any phase", async () => {
+  const dir = await tempWorkspace({
+    "assets/h.csv": "name\nx\n",
+    "module.toml": '[module]\nname = "m"\nversion = "1.0.0"\n' +
+      '[params.stage]\nallowed_values = ["DEV", "PROD"]\n',
+  });
+  const bad = await cli(["--data-dir", dir, "--module-params", "stage=QA", "build"]);
+  assertEquals(bad.code, 2, bad.stderr);
+  assert(bad.stderr.includes(`parameter 'stage' = "QA" is not one of ["DEV","PROD"]`), bad.stderr);
+  assertEquals(bad.stdout, "", "no phase ran, no summary");
+  const ok = await cli(["--data-dir", dir, "--module-params", "stage=PROD", "build"]);
+  assertEquals(ok.code, 0, ok.stderr);
+});
+
+Deno.test("MP24 an undeclared --module-params name is a param_unknown warning (exit 0), with or without a manifest", async () => {
+  const declared = await tempWorkspace({
+    "assets/h.csv": "name\nx\n",
+    "module.toml": '[module]\nname = "m"\nversion = "1.0.0"\n[params.stage]\ndefault = "DEV"\n',
+  });
+  const bare = await tempWorkspace({ "assets/h.csv": "name\nx\n" });
+  for (const dir of [declared, bare]) {
+    const r = await cli(["--data-dir", dir, "--module-params", "colour=red", "build"]);
+    assertEquals(r.code, 0, r.stderr);
+    assert(
+      r.stderr.includes("warning[param_unknown]: parameter 'colour' is not declared by any module"),
+      r.stderr,
+    );
+    // validate carries it; --strict-schemas promotes it to an error (SV40, exit 1).
+    const v = await cli(["--data-dir", dir, "--module-params", "colour=red", "validate"]);
+    assertEquals(v.code, 0, v.stderr);
+    assert(v.stdout.includes("warning param_unknown parameter 'colour'"), v.stdout);
+    const strict = await cli([
+      "--data-dir",
+      dir,
+      "--module-params",
+      "colour=red",
+      "validate",
+      "--strict-schemas",
+    ]);
+    assertEquals(strict.code, 1, strict.stdout);
+    assert(strict.stdout.includes("error param_unknown parameter 'colour'"), strict.stdout);
+  }
+});

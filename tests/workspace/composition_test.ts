@@ -5,7 +5,9 @@
  * requirement_property_missing. Pure: no permissions.
  */
 import { assert, assertEquals } from "../_assert.ts";
-import { buildOutputs } from "../pipeline/outputs/_support.ts";
+import { buildOutputs, buildSources } from "../pipeline/outputs/_support.ts";
+import { MemoryWorkspace } from "../../lib/workspace/memory.ts";
+import { loadSourceSet } from "../../lib/workspace/sources.ts";
 import type { BuildIssue } from "../../lib/pipeline/issues.ts";
 
 const head = (name: string) => `[module]\nname = "${name}"\nversion = "1.0.0"\n`;
@@ -184,4 +186,123 @@ Deno.test("MP31 csv_required_missing is an error naming row and column; the buil
   ]);
   assertEquals(r.outcome, "degraded");
   assertEquals(r.graph.resourcesOf("host").length, 2);
+});
+
+Deno.test("MP33 a later module's extra columns (required ones too) are merged; the first module's stay", async () => {
+  const r = await buildOutputs({ "assets/host.csv": "name,os\nweb,linux\n" }, [
+    {
+      id: "a",
+      files: { "module.toml": head("a") + '[assets."host.csv"]\ncolumns = { os = "string" }\n' },
+    },
+    {
+      id: "b",
+      files: {
+        "module.toml": head("b") + '[assets."host.csv"]\n' +
+          'columns = { os = "string", cores = "integer", owner = { required = true } }\n',
+      },
+    },
+  ]);
+  assertEquals([...r.manifest.assets.get("host.csv")!.columns.keys()], ["os", "cores", "owner"]);
+  assertEquals(codes(r.issues, "module_conflict"), []);
+  // The merged required column is enforced (MP31).
+  assertEquals(codes(r.issues, "csv_required_missing").map((i) => i.message), [
+    "required column 'owner' is missing from the header",
+  ]);
+  // The data directory's extra columns are merged too: no override is reported for them.
+  const local = await buildOutputs({
+    "module.toml": '[assets."host.csv"]\ncolumns = { cores = "integer" }\n',
+    "assets/host.csv": "name,os,cores\nweb,linux,4\n",
+  }, [{
+    id: "a",
+    files: { "module.toml": head("a") + '[assets."host.csv"]\ncolumns = { os = "string" }\n' },
+  }]);
+  assertEquals(codes(local.issues, "declaration_overridden"), []);
+  assertEquals(local.graph.getResource("host", "web")?.properties.cores, 4);
+});
+
+Deno.test("MP33 two modules giving one asset a different resource_type or name_template: module_conflict", async () => {
+  const r = await buildOutputs({ "assets/host.csv": "name\nweb\n" }, [
+    {
+      id: "a",
+      files: { "module.toml": head("a") + '[assets."host.csv"]\nresource_type = "server"\n' },
+    },
+    {
+      id: "b",
+      files: {
+        "module.toml": head("b") + '[assets."host.csv"]\nname_template = "x-{{ name }}"\n',
+      },
+    },
+  ]);
+  const c = codes(r.issues, "module_conflict");
+  assertEquals(c.length, 1, JSON.stringify(r.issues));
+  assertEquals(c[0].file, "b/module.toml");
+  assert(
+    c[0].message.includes("'resource_type', 'name_template'") &&
+      c[0].message.includes("module 'a'") && c[0].message.includes("module 'b'"),
+    c[0].message,
+  );
+  assertEquals(r.outcome, "failed");
+  // The same resource_type spelled out or implied by the file name is no conflict.
+  const same = await buildOutputs({ "assets/host.csv": "name\nweb\n" }, [
+    {
+      id: "a",
+      files: { "module.toml": head("a") + '[assets."host.csv"]\nresource_type = "host"\n' },
+    },
+    { id: "b", files: { "module.toml": head("b") + '[assets."host.csv"]\ndescription = "d"\n' } },
+  ]);
+  assertEquals(codes(same.issues, "module_conflict"), []);
+});
+
+Deno.test('MP37 [inputs."x"] and [input."x"] in one manifest are merged key by key, without a false override', async () => {
+  const r = await buildOutputs({
+    "module.toml": '[inputs."zones.json"]\nformat = "object_of_objects"\n' +
+      '[inputs."zones.json".fields]\nttl = { type = "integer", required = true }\n' +
+      '[input."zones.json"]\ndescription = "zones"\n' +
+      '[input."zones.json".fields]\nowner = { type = "string", required = true }\n',
+    "input/zones.json": '{"a": {"ttl": 60}}',
+  });
+  assertEquals(codes(r.issues, "declaration_overridden"), []);
+  assertEquals(r.manifest.inputs.get("zones.json"), {
+    format: "object_of_objects",
+    description: "zones",
+    fields: {
+      ttl: { type: "integer", required: true },
+      owner: { type: "string", required: true },
+    },
+  });
+  // Both spellings' fields are validated (MP38–MP39).
+  assert(
+    codes(r.issues, "input_invalid").some((i) => i.message.includes("'owner'")),
+    JSON.stringify(r.issues),
+  );
+  // A key both spellings give different values: the documented `inputs` one is used, reported.
+  const both = await buildOutputs({
+    "module.toml":
+      '[inputs."z.json"]\nformat = "object"\n[input."z.json"]\nformat = "array_of_objects"\n',
+  });
+  const w = codes(both.issues, "declaration_overridden");
+  assertEquals(w.length, 1, JSON.stringify(both.issues));
+  assert(w[0].message.includes("'format'"), w[0].message);
+  assertEquals(both.manifest.inputs.get("z.json")?.format, "object");
+});
+
+Deno.test("MP24 build: param_not_allowed is an error (build failed), param_unknown a warning even without a manifest", async () => {
+  const load = (files: Record<string, string>) =>
+    loadSourceSet(new MemoryWorkspace({ "assets/h.csv": "name\nx\n", ...files }));
+  const declared = await load({
+    "module.toml": head("m") + '[params.stage]\nallowed_values = ["DEV", "PROD"]\n',
+  });
+  const bad = buildSources(declared, { stage: "QA", colour: "red" });
+  assertEquals(
+    bad.issues.filter((i) => i.phase === "params").map((i) => [i.severity, i.code]),
+    [["error", "param_not_allowed"], ["warning", "param_unknown"]],
+  );
+  assertEquals(bad.outcome, "failed");
+  const bare = buildSources(await load({}), { colour: "red" });
+  assertEquals(codes(bare.issues, "param_unknown").map((i) => i.message), [
+    "parameter 'colour' is not declared by any module",
+  ]);
+  assertEquals(bare.outcome, "ok");
+  // Undeclared values are still exposed to templates (MP24).
+  assertEquals(bare.params.colour, "red");
 });
