@@ -68,6 +68,7 @@ export { defaultPhases } from "./lib/pipeline/phases.ts";
 export { createTemplateRenderer } from "./lib/pipeline/templates.ts";
 export type { TemplateRendererOptions } from "./lib/pipeline/templates.ts";
 export type { RetypeRule } from "./lib/pipeline/linking.ts";
+export type { Provenance, ProvenanceEntry, ProvenanceKind } from "./lib/pipeline/provenance.ts";
 export type {
   AssetDeclaration,
   ColumnDeclaration,
