@@ -14,10 +14,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ContractCallResult } from "../contracts/execute.ts";
 import { type Contract, ContractCallError, type ContractInput } from "../contracts/types.ts";
+import type { JsonValue } from "../graph/graph.ts";
 
 /** The contract service as the MCP tools need it (`ContractService` fits). */
 export interface McpContracts {
-  /** Every contract (throws when a contract file does not parse). */
+  /** Every usable contract (files that do not parse are left out, AC40). */
   list(): Promise<readonly Contract[]>;
   /** Calls the contract called `name` with a JSON object of inputs. */
   call(name: string, body: unknown): Promise<ContractCallResult>;
@@ -31,6 +32,22 @@ export interface ContractToolDeps {
   awaitGeneration?(generation: number): Promise<boolean>;
 }
 
+/** A declared `[[input]]` of a contract or an action (AC2, AC41): what a tool schema needs. */
+export interface DeclaredInput {
+  /** Input name. */
+  readonly name: string;
+  /** `string` (also for an unknown type), `boolean`, `integer`, `number`, `array_of_string`. */
+  readonly type: string;
+  /** Whether the caller must give it. */
+  readonly required: boolean;
+  /** Value used when the caller leaves it out. */
+  readonly default?: JsonValue;
+  /** The only values accepted, when given. */
+  readonly allowedValues?: readonly JsonValue[];
+  /** Text for UIs. */
+  readonly description?: string;
+}
+
 /** Longest tool name MCP clients accept. */
 const MAX_TOOL_NAME = 128;
 
@@ -38,7 +55,7 @@ const MAX_TOOL_NAME = 128;
  * The zod schema of one declared input: its type, `allowed_values` as an enum, optional when
  * not required or when it has a default (AC6). `null` counts as absent, as over REST.
  */
-function inputField(input: ContractInput): z.ZodType {
+function inputField(input: DeclaredInput): z.ZodType {
   const allowed = input.allowedValues as (string | number | boolean)[] | undefined;
   let field: z.ZodType;
   switch (input.type) {
@@ -66,8 +83,25 @@ function inputField(input: ContractInput): z.ZodType {
 }
 
 /**
- * The input schema of a contract tool: one property per `[[input]]`; unknown inputs are
- * refused, as `POST /api/contracts/{name}` refuses them.
+ * The input schema of a contract or action tool: one property per `[[input]]`; unknown inputs
+ * are refused, as `POST /api/contracts/{name}` and `POST /api/actions/{module}/{action}`
+ * refuse them (AC6).
+ *
+ * @example
+ * ```ts
+ * import { declaredInputSchema } from "./contract_tools.ts";
+ * const schema = declaredInputSchema([{ name: "zone", type: "string", required: true }]);
+ * console.log(schema.safeParse({ zone: "dmz", extra: 1 }).success); // false
+ * ```
+ */
+export function declaredInputSchema(inputs: readonly DeclaredInput[]): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const input of inputs) shape[input.name] = inputField(input);
+  return z.object(shape).strict();
+}
+
+/**
+ * The input schema of a contract tool (see {@link declaredInputSchema}).
  *
  * @example
  * ```ts
@@ -77,9 +111,7 @@ function inputField(input: ContractInput): z.ZodType {
  * ```
  */
 export function contractInputSchema(inputs: readonly ContractInput[]): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
-  for (const input of inputs) shape[input.name] = inputField(input);
-  return z.object(shape).strict();
+  return declaredInputSchema(inputs);
 }
 
 function text(value: unknown, isError = false): CallToolResult {
@@ -112,7 +144,8 @@ export function requestHeaders(
 /**
  * Registers one tool `contract.<name>` per contract (AC44). A refused call is a tool error
  * whose text is the problem of the REST endpoint (`{status, type, detail, errors?}`); nothing
- * was written. Contract files that do not parse leave the session without contract tools.
+ * was written. Contract files that do not parse are left out (`GET /api/contracts/errors` lists
+ * them, AC40); the other contracts are tools.
  *
  * @example
  * ```ts ignore
@@ -128,7 +161,7 @@ export async function registerContractTools(
   try {
     list = await contracts.list();
   } catch {
-    return; // a broken contract file: `GET /api/contracts` reports it (503)
+    return; // contracts cannot be read at all: the session has no contract tools
   }
   for (const contract of list) {
     const name = `contract.${contract.name}`;

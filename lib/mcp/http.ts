@@ -31,7 +31,7 @@ export interface McpHost {
 export interface McpOptions {
   /** Expose `saveAsset` and the contract tools `contract.<name>` (`--mcp-write`). */
   write?: boolean;
-  /** Actions as tools (R74), once an action runtime exists. */
+  /** Actions as tools `action.<module>.<name>` (R74; offered only with `write: true`). */
   actions?: McpActions;
   /** Most concurrent sessions (default 64; the least recently used is closed beyond). */
   maxSessions?: number;
@@ -48,8 +48,8 @@ interface Session {
 /**
  * Mounts `/mcp` and adds `mcp` (and `mcp_write`) to `info.features` (R60). `live` is the live
  * service: its write path, contracts and write authorisation (`--read-only`, `--protect-writes`)
- * are those of `saveAsset` and the tools `contract.<name>` (AC44), which exist only with
- * `write: true`.
+ * are those of `saveAsset`, the tools `contract.<name>` (AC44) and the action tools
+ * `action.<module>.<name>` (R74), which exist only with `write: true`.
  *
  * @example
  * ```ts ignore
@@ -112,7 +112,9 @@ export function registerMcpRoutes(
 
   const open = async (): Promise<Session> => {
     const server = createMcpServer(deps);
-    if (options.actions) await registerActionTools(server, options.actions);
+    // Queueing a run is a write (R91): action tools exist only with `--mcp-write`, like
+    // `saveAsset` and the contract tools, and every call is authorised.
+    if (options.write && options.actions) await registerActionTools(server, options.actions, deps);
     if (options.write && live.contracts) await registerContractTools(server, live.contracts, deps);
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({

@@ -1,8 +1,8 @@
 /**
  * The MCP server over the engine (reference R70–R74), built with the official TypeScript SDK:
- * graph tools, the graph-RAG prompts, `saveAsset` when writes are enabled, and actions as tools
- * once an action runtime is given ({@link McpActions}); contracts as tools are in
- * contract_tools.ts.
+ * graph tools, the graph-RAG prompts, and — when MCP writes are enabled (`--mcp-write`) —
+ * `saveAsset` and the action tools ({@link registerActionTools}, given an action runtime,
+ * {@link McpActions}), both authorised per call; contracts as tools are in contract_tools.ts.
  *
  * @module
  */
@@ -23,7 +23,8 @@ import {
   ToolInputError,
 } from "./graph_tools.ts";
 import { globalSearch, localSearch, semanticSearch } from "./search.ts";
-import { requestHeaders } from "./contract_tools.ts";
+import { declaredInputSchema, requestHeaders } from "./contract_tools.ts";
+import { ActionBundleError, ActionInputError, ActionNotFoundError } from "../actions/errors.ts";
 
 /** A row write of `saveAsset` (the live service's auto-CRUD path). */
 export interface McpWriter {
@@ -48,6 +49,15 @@ export interface McpActionTool {
   name: string;
   /** What it does. */
   description: string;
+  /** Declared `[[input]]`s (AC2): the tool's input schema. */
+  inputs: readonly {
+    name: string;
+    type: string;
+    required: boolean;
+    default?: JsonValue;
+    allowedValues?: readonly JsonValue[];
+    description?: string;
+  }[];
 }
 
 /**
@@ -299,15 +309,61 @@ function registerPrompts(server: McpServer, graph: () => Promise<Graph>): void {
   });
 }
 
+/** Longest tool name MCP clients accept. */
+const MAX_TOOL_NAME = 128;
+
+/** A refused action call as the problem `POST /api/actions/{module}/{action}` answers. */
+function actionProblem(e: unknown): Record<string, unknown> | undefined {
+  if (e instanceof ActionInputError) {
+    return { status: 400, type: "validation-failed", detail: e.message, errors: e.fields };
+  }
+  if (e instanceof ActionNotFoundError) {
+    return { status: 404, type: "not-found", detail: e.message };
+  }
+  if (e instanceof ActionBundleError) {
+    return { status: 422, type: "validation-failed", detail: e.message };
+  }
+  return undefined;
+}
+
 /**
- * Registers actions as tools `action.<module>.<name>` (R74). Called per session with the
- * action runtime's list; a no-op until actions exist.
+ * Registers actions as tools `action.<module>.<name>` (R74, AC14): one per concrete action
+ * listed when the session opens, its input schema built from the action's `[[input]]`s.
+ * Queueing a run is a write: call it only when MCP writes are enabled (`--mcp-write`); every
+ * call is authorised by `deps.authorize` (`--read-only`, `--protect-writes`, R91) before
+ * anything runs. A refused call is a tool error whose text is the problem of the REST endpoint
+ * (`{status, type, detail, errors?}`).
+ *
+ * @example
+ * ```ts ignore
+ * await registerActionTools(server, mcpActions(service), { authorize });
+ * ```
  */
-export async function registerActionTools(server: McpServer, actions: McpActions): Promise<void> {
+export async function registerActionTools(
+  server: McpServer,
+  actions: McpActions,
+  deps: Pick<McpDeps, "authorize">,
+): Promise<void> {
+  const problemText = (value: unknown): CallToolResult => ({
+    isError: true,
+    content: [{ type: "text", text: JSON.stringify(value) }],
+  });
   for (const a of await actions.list()) {
-    server.registerTool(`action.${a.module}.${a.name}`, {
+    const name = `action.${a.module}.${a.name}`;
+    if (name.length > MAX_TOOL_NAME) continue;
+    server.registerTool(name, {
       description: a.description,
-      inputSchema: { input: z.record(z.string(), z.unknown()).optional() },
-    }, ({ input }) => run(() => actions.invoke(a.module, a.name, input ?? {})));
+      inputSchema: declaredInputSchema(a.inputs),
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    }, async (args: Record<string, unknown>, extra) => {
+      const refused = await deps.authorize?.(requestHeaders(extra));
+      if (refused) return problemText({ status: 403, type: "forbidden", detail: refused });
+      try {
+        return ok(await actions.invoke(a.module, a.name, args));
+      } catch (e) {
+        const problem = actionProblem(e);
+        return problem ? problemText(problem) : fail(e);
+      }
+    });
   }
 }
