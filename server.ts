@@ -99,6 +99,30 @@ export function defaultAllowedHosts(hostname: string, port: number): string[] | 
   return [`${h.includes(":") ? `[${h}]` : h}:${port}`];
 }
 
+/**
+ * The directory that holds the local runner's key (AC23: `<data-dir>/.graphsvc/runner.key`):
+ * the data directory's `location` made absolute against `cwd` (a relative `--data-dir` is the
+ * default), with `.` and `..` segments resolved; `undefined` when the workspace is not a local
+ * directory (`memory:` or another `scheme:` location), where the key stays in memory.
+ *
+ * @example
+ * ```ts
+ * console.log(runnerKeyDir("./data", "/srv/app")); // "/srv/app/data"
+ * console.log(runnerKeyDir("memory:", "/srv/app")); // undefined
+ * ```
+ */
+export function runnerKeyDir(location: string, cwd: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]+:/i.test(location)) return undefined;
+  const full = location.startsWith("/") ? location : `${cwd.replace(/\/+$/, "")}/${location}`;
+  const parts: string[] = [];
+  for (const part of full.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
 /** One environment variable for `proxy.toml` (undefined when unset or not permitted). */
 function readEnv(name: string): string | undefined {
   try {
@@ -129,10 +153,10 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
   const bound = listener.addr as Deno.NetAddr;
-  // Actions re-expand after every build; the local runner's key lives in the data directory.
-  const location = engine.workspace.location;
+  // Actions re-expand after every build; the local runner's key lives in the data directory
+  // (AC23), also when `--data-dir` is relative (the default).
   const actions = attachActionService(engine, {
-    runner: denoActionRunner({ dataDir: location.startsWith("/") ? location : undefined }),
+    runner: denoActionRunner({ dataDir: runnerKeyDir(engine.workspace.location, Deno.cwd()) }),
     secrets: options.actionSecrets,
     log: options.log,
   }).service;
