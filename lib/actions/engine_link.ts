@@ -1,7 +1,7 @@
 /**
  * Connecting the action service to a {@link GraphEngine} (reference AC5): after every published
- * build the action files of every layer (modules in load order, the data directory last) are
- * read again and expanded against the new graph. Also adapts the service to the MCP action seam
+ * build the action files of every layer (modules in load order, the data directory last, under
+ * its derived module id, MP7) are read again and expanded against the new graph. Also adapts the service to the MCP action seam
  * (R74) and the proxy's `action://` sockets (AC32).
  *
  * @module
@@ -11,6 +11,7 @@ import type { JsonValue } from "../graph/graph.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { McpActions } from "../mcp/server.ts";
 import type { ActionSockets } from "../apps/proxy.ts";
+import { moduleSlug } from "../workspace/module_source.ts";
 import { type ActionLayer, ActionService, type ActionServiceOptions } from "./service.ts";
 
 const encoder = new TextEncoder();
@@ -68,6 +69,32 @@ export async function readActionLayer(
 }
 
 /**
+ * The module id of the data directory's actions (MP7, AC11 `/api/actions/<id>/<action>`): the
+ * slug of its `module.toml` `[module].name`, like a module's id and like its app's id
+ * (`/apps/<id>/`); `data` when the data directory declares no name. An id taken by a module
+ * (or the reserved `runs`) gets a `-2`, `-3`, … suffix.
+ *
+ * @example
+ * ```ts
+ * import { dataDirModuleId } from "./engine_link.ts";
+ * console.log(dataDirModuleId("Web Shop", [])); // "web-shop"
+ * console.log(dataDirModuleId(undefined, [])); // "data"
+ * console.log(dataDirModuleId("net", ["net"])); // "net-2"
+ * ```
+ */
+export function dataDirModuleId(
+  declaredName: string | undefined,
+  moduleIds: readonly string[],
+): string {
+  const base = declaredName !== undefined && declaredName.trim() !== ""
+    ? moduleSlug(declaredName)
+    : "data";
+  let id = base;
+  for (let n = 2; id === "runs" || moduleIds.includes(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/**
  * Creates an action service that re-expands after every successful build of `engine` (and
  * once for the snapshot already published). `ready` resolves after that first expansion.
  *
@@ -93,7 +120,9 @@ export function attachActionService(
       for (const m of engine.modules) {
         layers.push(await readActionLayer(m.id, m.workspace, false, versions.get(m.id)));
       }
-      layers.push(await readActionLayer("data", engine.workspace, true, versions.get("data")));
+      const declared = snapshot.manifest.modules.find((m) => m.layer === "data")?.name;
+      const dataId = dataDirModuleId(declared, engine.modules.map((m) => m.id));
+      layers.push(await readActionLayer(dataId, engine.workspace, true, versions.get("data")));
       await service.refresh(layers, {
         generation: snapshot.generation,
         graph: snapshot.graph,
@@ -114,8 +143,9 @@ export function attachActionService(
 }
 
 /**
- * The MCP action seam (R74) over the service: tools list the concrete actions; invoking one
- * queues a run and answers with its record.
+ * The MCP action seam (R74) over the service: tools list the concrete actions of the newest
+ * expansion with their declared inputs; invoking one queues a run (inputs validated as over
+ * REST, AC6) and answers with its record.
  *
  * @example
  * ```ts ignore
@@ -124,14 +154,22 @@ export function attachActionService(
  */
 export function mcpActions(service: ActionService): McpActions {
   return {
-    list: () =>
-      Promise.resolve(
-        service.list().map((a) => ({
-          module: a.module,
-          name: a.name,
-          description: a.description || `run action ${a.name}`,
+    list: async () => {
+      await service.whenRefreshed();
+      return service.list().map((a) => ({
+        module: a.module,
+        name: a.name,
+        description: a.description || `run action ${a.name}`,
+        inputs: a.inputs.map((i) => ({
+          name: i.name,
+          type: i.type,
+          required: i.required,
+          ...(i.default !== undefined ? { default: i.default } : {}),
+          ...(i.allowed_values ? { allowedValues: i.allowed_values } : {}),
+          ...(i.description !== undefined ? { description: i.description } : {}),
         })),
-      ),
+      }));
+    },
     invoke: async (module, name, input) =>
       (await service.trigger(module, name, input)) as unknown as JsonValue,
   };

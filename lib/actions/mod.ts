@@ -36,6 +36,7 @@ export {
   type RenderScope,
   secretPlaceholder,
 } from "./expand.ts";
+export { type ActionFiles, expandLayers } from "./expand_layers.ts";
 export {
   type BundleManifest,
   type BundleParts,
@@ -73,4 +74,11 @@ export {
   type ActionSummary,
   type BuiltBundle,
 } from "./service.ts";
-export { actionSockets, attachActionService, mcpActions, readActionLayer } from "./engine_link.ts";
+export {
+  actionSockets,
+  attachActionService,
+  dataDirModuleId,
+  mcpActions,
+  readActionLayer,
+} from "./engine_link.ts";
+export { mountedArtifact, type MountingAction } from "./mounts.ts";

@@ -8,11 +8,11 @@
  */
 import type { Graph, JsonValue } from "../graph/graph.ts";
 import type { Artifact, TemplateRenderer } from "../pipeline/context.ts";
-import type { ActionTemplate } from "./declarations.ts";
-import { parseActionFile } from "./declarations.ts";
-import { ActionBundleError, ActionConfigError, ActionNotFoundError } from "./errors.ts";
-import { type ConcreteAction, expandActions, renderAction } from "./expand.ts";
+import { ActionBundleError, type ActionConfigError, ActionNotFoundError } from "./errors.ts";
+import { type ConcreteAction, renderAction } from "./expand.ts";
+import { expandLayers } from "./expand_layers.ts";
 import { validateInputs } from "./inputs.ts";
+import { mountedArtifact } from "./mounts.ts";
 import { type BundleManifest, createBundle, type SealedSecret } from "./bundle.ts";
 import { seal, toBase64 } from "./seal.ts";
 import type { ActionRunner, RunLocation, RunRecord, SecretSource } from "./ports.ts";
@@ -59,8 +59,15 @@ export interface ActionSummary {
   description: string;
   /** Origin resource or `null`. */
   origin: { type: string; name: string } | null;
-  /** Declared inputs. */
-  inputs: { name: string; type: string; required: boolean; description?: string }[];
+  /** Declared inputs (AC2): `default` and `allowed_values` only when declared. */
+  inputs: {
+    name: string;
+    type: string;
+    required: boolean;
+    default?: JsonValue;
+    allowed_values?: JsonValue[];
+    description?: string;
+  }[];
   /** `job` or `service`. */
   run_mode: "job" | "service";
   /** Bundle flavour. */
@@ -139,38 +146,23 @@ export class ActionService {
    */
   whenRefreshed: () => Promise<void> = () => Promise.resolve();
 
-  /** Errors of the last refresh (invalid files, duplicate names): those files are skipped. */
+  /**
+   * Errors of the last refresh, located (`file:line:col` when known): files that do not parse,
+   * fail to expand or repeat a concrete name. Those files are left out.
+   */
   get errors(): readonly ActionConfigError[] {
     return this.#errors;
   }
 
   /**
    * Re-reads action files and expands them against `build` (AC5); then starts, restarts or
-   * stops `auto_execute` services (AC31). Invalid files are skipped and reported in
-   * {@link errors}; a duplicate concrete name keeps the previous expansion of that module.
+   * stops `auto_execute` services (AC31). A file that does not parse or expand (a template
+   * error in `match_on`), or that produces a concrete name an earlier file of its module
+   * produced, is left out and reported in {@link errors}; the other files still expand.
    */
   async refresh(layers: readonly ActionLayer[], build: ActionBuild): Promise<void> {
     if (this.#stopped) return;
-    const errors: ActionConfigError[] = [];
-    const actions: ConcreteAction[] = [];
-    for (const layer of layers) {
-      const templates: ActionTemplate[] = [];
-      for (const f of layer.files) {
-        try {
-          templates.push(parseActionFile(f.text, f.displayPath, layer.id));
-        } catch (e) {
-          if (!(e instanceof ActionConfigError)) throw e;
-          errors.push(e);
-        }
-      }
-      try {
-        actions.push(...expandActions(templates, build));
-      } catch (e) {
-        if (!(e instanceof ActionConfigError)) throw e;
-        errors.push(e);
-        actions.push(...this.#actions.filter((a) => a.module === layer.id));
-      }
-    }
+    const { actions, errors } = expandLayers(layers, build);
     for (const e of errors) this.#options.log?.("error", `actions: ${e.message}`);
     this.#errors = errors;
     this.#actions = actions;
@@ -200,6 +192,8 @@ export class ActionService {
         name: i.name,
         type: i.type,
         required: i.required,
+        ...(i.default !== undefined ? { default: i.default } : {}),
+        ...(i.allowedValues ? { allowed_values: i.allowedValues } : {}),
         ...(i.description !== undefined ? { description: i.description } : {}),
       })),
       run_mode: a.template.runMode,
@@ -352,13 +346,10 @@ export class ActionService {
       if (!bytes) throw new ActionBundleError(`${t.file}: file source '${f.source}' not found`);
       extraFiles.push({ path: f.path, bytes });
     }
-    for (const m of t.mounts) {
-      const hit = build.artifacts.find((a) =>
-        a.type === m.resourceType && a.filename === m.filename &&
-        (m.originResource === undefined || a.origin?.type === m.originResource)
-      );
-      if (hit) extraFiles.push({ path: m.mountPath, bytes: new TextEncoder().encode(hit.body) });
-    }
+    t.mounts.forEach((m, i) => {
+      const hit = mountedArtifact({ file: t.file, origin: action.origin }, m, i, build.artifacts);
+      extraFiles.push({ path: m.mountPath, bytes: new TextEncoder().encode(hit.body) });
+    });
     const sealed: SealedSecret[] = [];
     const plaintexts: string[] = [];
     if (runnerKey && this.#options.secrets) {

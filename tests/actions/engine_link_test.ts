@@ -6,6 +6,7 @@ import { defaultPhases } from "../../lib/pipeline/phases.ts";
 import {
   actionSockets,
   attachActionService,
+  dataDirModuleId,
   mcpActions,
   readActionLayer,
 } from "../../lib/actions/engine_link.ts";
@@ -50,11 +51,37 @@ Deno.test("AC5 R74 AC32 the engine link expands after builds; MCP tools and sock
     module: "data",
     name: "ping-h1",
     description: "run action ping-h1",
+    inputs: [],
   }]);
   const record = await tools.invoke("data", "ping-h1", {}) as { id: string; status: string };
   assertEquals(record.status, "queued");
   assertEquals((await link.service.settled(record.id))!.status, "succeeded");
   assertEquals(actionSockets(link.service).socketFor("data", undefined, "ping-h1"), undefined);
+  link.detach();
+  await link.service.stopAll();
+});
+
+Deno.test("MP7 AC11 the data directory's actions use its module id: the slug of its declared name", async () => {
+  assertEquals(dataDirModuleId("Web Shop!", []), "web-shop");
+  assertEquals(dataDirModuleId(undefined, ["net"]), "data");
+  assertEquals(dataDirModuleId("net", ["net", "net-2"]), "net-3");
+  assertEquals(dataDirModuleId("runs", []), "runs-2");
+  const workspace = new MemoryWorkspace({
+    "module.toml": '[module]\nname = "Web Shop"\nversion = "2.0.0"\n',
+    "assets/host.csv": "name\nh1\n",
+    "actions/a.toml": 'name = "ping"\norigin_resource = "host"\nexec = [["true"]]\n',
+  });
+  const engine = new GraphEngine({
+    workspace,
+    createTemplates: createTemplateRenderer,
+    phases: defaultPhases,
+  });
+  const link = attachActionService(engine, { runner });
+  await engine.rebuild();
+  await link.service.whenRefreshed();
+  assertEquals(link.service.list().map((a) => [a.module, a.name]), [["web-shop", "ping-h1"]]);
+  const built = await link.service.bundle("web-shop", "ping-h1", {});
+  assertEquals([built.manifest.module, built.manifest.module_version], ["web-shop", "2.0.0"]);
   link.detach();
   await link.service.stopAll();
 });
