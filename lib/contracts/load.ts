@@ -1,7 +1,8 @@
 /**
  * Loading of every contract (reference AC40): `contracts/*.toml` of each module (rooted at
  * `data/` when the module keeps its files there, MP2) and of the data directory. Names are unique
- * across modules (AC41). Files are read per call and parsed again only when their text changed.
+ * across modules (AC41). Files are read per call and parsed again only when their text changed;
+ * a broken file is reported with its location and leaves the other contracts usable.
  *
  * @module
  */
@@ -18,8 +19,17 @@ interface ContractFile {
   text: string;
 }
 
+/** What one load found: the usable contracts and the files that could not be used. */
+export interface ContractCatalog {
+  /** Contracts that parse, modules first then the data directory. */
+  contracts: Contract[];
+  /** One located error per file that does not parse or repeats a name (AC40, AC41). */
+  errors: ParseError[];
+}
+
 /**
- * Reads and parses contracts, caching the parse of unchanged files.
+ * Reads and parses contracts, caching the parse of unchanged files. A file that does not parse
+ * (or repeats a name already taken) is left out and reported; the others stay usable (AC40).
  *
  * @example
  * ```ts
@@ -27,13 +37,14 @@ interface ContractFile {
  * import { ContractLoader } from "./load.ts";
  * const ws = new MemoryWorkspace({
  *   "contracts/a.toml": 'name = "A"\n[[write]]\ntarget_asset = "t"\nrecord = { name = "x" }\n',
+ *   "contracts/b.toml": 'name = "B"\n',
  * });
- * const contracts = await new ContractLoader(ws).load();
- * console.log(contracts.map((c) => c.name)); // ["A"]
+ * const { contracts, errors } = await new ContractLoader(ws).loadAll();
+ * console.log(contracts.map((c) => c.name), errors[0].file); // ["A"] "contracts/b.toml"
  * ```
  */
 export class ContractLoader {
-  #cache = new Map<string, { text: string; contract: Contract }>();
+  #cache = new Map<string, { text: string; result: Contract | ParseError }>();
 
   /**
    * Creates a loader.
@@ -42,39 +53,57 @@ export class ContractLoader {
    */
   constructor(readonly dataDir: Workspace, readonly modules: readonly LayerSource[] = []) {}
 
-  /** Every contract, modules first then the data directory; throws {@link ParseError}. */
-  async load(): Promise<Contract[]> {
+  /** Every usable contract and every file's error, modules first then the data directory. */
+  async loadAll(): Promise<ContractCatalog> {
     const files: ContractFile[] = [];
     for (const m of this.modules) files.push(...await readLayer(m.workspace, m.id, false));
     files.push(...await readLayer(this.dataDir, "data", true));
-    const out: Contract[] = [];
+    const contracts: Contract[] = [];
+    const errors: ParseError[] = [];
     const byName = new Map<string, Contract>();
     const seen = new Set<string>();
     for (const f of files) {
       const cacheKey = `${f.module}\0${f.display}`;
       seen.add(cacheKey);
       const cached = this.#cache.get(cacheKey);
-      let contract: Contract;
-      if (cached && cached.text === f.text) contract = cached.contract;
+      let result: Contract | ParseError;
+      if (cached && cached.text === f.text) result = cached.result;
       else {
-        contract = parseContractFile(f.text, f.display, f.module);
-        this.#cache.set(cacheKey, { text: f.text, contract });
+        try {
+          result = parseContractFile(f.text, f.display, f.module);
+        } catch (e) {
+          if (!(e instanceof ParseError)) throw e;
+          result = e;
+        }
+        this.#cache.set(cacheKey, { text: f.text, result });
       }
-      const other = byName.get(contract.name);
+      if (result instanceof ParseError) {
+        errors.push(result);
+        continue;
+      }
+      const other = byName.get(result.name);
       if (other) {
-        throw new ParseError(
-          `contract '${contract.name}' is also defined in ${other.file} (names are unique across modules)`,
-          contract.file,
-          1,
-          1,
-          "contract_duplicate",
+        errors.push(
+          new ParseError(
+            `contract '${result.name}' is also defined in ${other.file} (names are unique across modules); this file is ignored`,
+            result.file,
+            1,
+            1,
+            "contract_duplicate",
+          ),
         );
+        continue;
       }
-      byName.set(contract.name, contract);
-      out.push(contract);
+      byName.set(result.name, result);
+      contracts.push(result);
     }
     for (const key of [...this.#cache.keys()]) if (!seen.has(key)) this.#cache.delete(key);
-    return out;
+    return { contracts, errors };
+  }
+
+  /** Every usable contract, modules first then the data directory (see {@link loadAll}). */
+  async load(): Promise<Contract[]> {
+    return (await this.loadAll()).contracts;
   }
 
   /** The contract called `name`, or `undefined`. */

@@ -18,7 +18,7 @@
  */
 export { parseContractFile } from "./parse.ts";
 export { parseInputDeclaration, validateInputs } from "./inputs.ts";
-export { ContractLoader } from "./load.ts";
+export { type ContractCatalog, ContractLoader } from "./load.ts";
 export { callContract, type ContractCallDeps, type ContractCallResult } from "./execute.ts";
 export { applyWrite, type WriteOutcome, type WriteResult } from "./apply.ts";
 export { renderContract, type RenderedRequire, type RenderedWrite } from "./render.ts";

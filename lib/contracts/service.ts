@@ -12,7 +12,7 @@ import type { Workspace } from "../workspace/workspace.ts";
 import type { LayerSource } from "../workspace/sources.ts";
 import type { WriteService } from "../writes/service.ts";
 import { callContract, type ContractCallResult } from "./execute.ts";
-import { ContractLoader } from "./load.ts";
+import { type ContractCatalog, ContractLoader } from "./load.ts";
 import { type Contract, ContractCallError } from "./types.ts";
 
 /** What the service needs from the engine (a `GraphEngine` fits). */
@@ -28,8 +28,9 @@ export interface ContractHost {
 }
 
 /**
- * Lists and calls contracts. Listing and lookup throw `ParseError` when a contract file does not
- * parse; a call throws {@link ContractCallError} when it is refused (nothing written).
+ * Lists and calls contracts. A contract file that does not parse is left out, logged once (per
+ * distinct error) and reported by {@link ContractService.catalog}; the other contracts stay
+ * usable (AC40). A call throws {@link ContractCallError} when it is refused (nothing written).
  *
  * @example
  * ```ts ignore
@@ -40,29 +41,45 @@ export interface ContractHost {
  */
 export class ContractService {
   readonly #loader: ContractLoader;
+  readonly #log: (text: string) => void;
+  #reported = new Set<string>();
 
   /**
    * Creates the service.
    * @param host the engine (workspace, modules, parameters, templates)
    * @param writes the one write path (its `enabled` flag refuses calls)
    * @param settled resolves once a first build has published declarations and parameters
+   * @param log where broken contract files are reported (default: `console.warn`)
    */
   constructor(
     private readonly host: ContractHost,
     readonly writes: WriteService,
     private readonly settled: () => Promise<void>,
+    log?: (text: string) => void,
   ) {
     this.#loader = new ContractLoader(host.workspace, host.modules);
+    this.#log = log ?? ((text) => console.warn(`WARN ${text}`));
   }
 
-  /** Every contract, modules first then the data directory. */
-  list(): Promise<Contract[]> {
-    return this.#loader.load();
+  /** Every usable contract and the located error of every broken file (AC40). */
+  async catalog(): Promise<ContractCatalog> {
+    const catalog = await this.#loader.loadAll();
+    const now = new Set(catalog.errors.map((e) => e.message));
+    for (const message of now) {
+      if (!this.#reported.has(message)) this.#log(`contracts: ${message}`);
+    }
+    this.#reported = now;
+    return catalog;
+  }
+
+  /** Every usable contract, modules first then the data directory. */
+  async list(): Promise<Contract[]> {
+    return (await this.catalog()).contracts;
   }
 
   /** The contract called `name`, or `undefined`. */
-  find(name: string): Promise<Contract | undefined> {
-    return this.#loader.find(name);
+  async find(name: string): Promise<Contract | undefined> {
+    return (await this.list()).find((c) => c.name === name);
   }
 
   /**

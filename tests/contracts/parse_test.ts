@@ -145,8 +145,31 @@ Deno.test("AC40/AC41: contracts load from modules (also rooted at data/) and the
     ["Two", "data", "contracts/two.toml"],
   ]);
   await data.writeTextAtomic("contracts/three.toml", one);
-  const e = await loader.load().then(() => undefined, (e) => e);
-  assert(e instanceof ParseError && e.message.includes("also defined in m/contracts/one.toml"));
+  const { contracts, errors } = await loader.loadAll();
+  assertEquals(contracts.map((c) => c.file), ["m/contracts/one.toml", "contracts/two.toml"]);
+  assertEquals(errors.length, 1);
+  assert(errors[0] instanceof ParseError);
+  assertEquals([errors[0].file, errors[0].code], ["contracts/three.toml", "contract_duplicate"]);
+  assert(errors[0].message.includes("also defined in m/contracts/one.toml"), errors[0].message);
+});
+
+Deno.test("AC40: a contract file that does not parse is reported, located; the others still load", async () => {
+  const one = 'name = "One"\n[[write]]\ntarget_asset = "t"\nrecord = { name = "x" }\n';
+  const data = new MemoryWorkspace({
+    "contracts/a.toml": one,
+    "contracts/broken.toml": 'name = "B"\n[[write]]\naction = 1\n',
+    "contracts/syntax.toml": 'name = "C"\n[[write]\n',
+  });
+  const loader = new ContractLoader(data);
+  const { contracts, errors } = await loader.loadAll();
+  assertEquals(contracts.map((c) => c.name), ["One"]);
+  assertEquals(errors.map((e) => e.file), ["contracts/broken.toml", "contracts/syntax.toml"]);
+  for (const e of errors) assert(e.line !== undefined && e.line >= 2, e.message);
+  assertEquals((await loader.load()).map((c) => c.name), ["One"]);
+  assertEquals((await loader.find("One"))?.name, "One");
+  // Fixing the file makes it usable on the next load (the parse cache follows the text).
+  await data.writeTextAtomic("contracts/broken.toml", one.replace("One", "B"));
+  assertEquals((await loader.load()).map((c) => c.name), ["One", "B"]);
 });
 
 const canRead = (await Deno.permissions.query({ name: "read" })).state === "granted";

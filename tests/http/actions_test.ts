@@ -104,13 +104,37 @@ Deno.test("AC10 GET /api/actions lists the concrete actions", async () => {
     description: "Say hello to a host",
     origin: { type: "host", name: "web-1" },
     inputs: [
-      { name: "greeting", type: "string", required: true },
-      { name: "loud", type: "boolean", required: false },
+      { name: "greeting", type: "string", required: true, allowed_values: ["hi", "yo"] },
+      { name: "loud", type: "boolean", required: false, default: false },
     ],
     run_mode: "job",
     runtime: "bash",
   });
   await service.stopAll();
+});
+
+Deno.test("AC5 a broken action file is left out; GET /api/actions/errors locates it, the listing counts it", async () => {
+  const { call, service } = await setup({
+    "actions/bad.toml": 'name = "bad"\norigin_resource = "host"\nexec = [["true"]]\n' +
+      'match_on = [{ property = "env", value = "{{ nope | upper }}" }]\n',
+  });
+  const res = await call("GET", "/api/actions");
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("x-config-errors"), "1");
+  const names = (await res.json()).map((a: { name: string }) => a.name);
+  assertEquals(names, ["fail", "greet-db-1", "greet-web-1", "slow"]);
+  const errors = await (await call("GET", "/api/actions/errors")).json();
+  assertEquals(errors.length, 1);
+  assertEquals(
+    [errors[0].file, errors[0].line, errors[0].column, errors[0].code],
+    ["actions/bad.toml", 4, 1, "action_expand"],
+  );
+  assert(errors[0].message.includes("match_on cannot be evaluated"), errors[0].message);
+  await service.stopAll();
+  const clean = await setup();
+  assertEquals((await clean.call("GET", "/api/actions")).headers.get("x-config-errors"), null);
+  assertEquals(await (await clean.call("GET", "/api/actions/errors")).json(), []);
+  await clean.service.stopAll();
 });
 
 Deno.test("AC11 AC13 AC30 a queued job runs: 202, then succeeded with exit code and output", async () => {

@@ -160,16 +160,26 @@ Deno.test("R60/R91: read-only refuses contract calls; --protect-writes requires 
   }
 });
 
-Deno.test("AC40: a broken contract file is a 503 naming file and line, not a 500", async () => {
+Deno.test("AC40: a broken contract file is reported, located; the good contracts stay listed and callable", async () => {
   const t = await setup({}, {
     ...FILES,
     "contracts/broken.toml": 'name = "B"\n[[write]]\naction = 1\n',
   });
   try {
     const res = await t.get("/api/contracts");
-    assertEquals(res.status, 503);
-    const p = await res.json();
-    assertEquals(p.file, "contracts/broken.toml");
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("x-config-errors"), "1");
+    const names = (await res.json()).map((c: { name: string }) => c.name);
+    assert(names.includes("RequestCertificate") && !names.includes("B"), names.join());
+    const errors = await (await t.get("/api/contracts/errors")).json();
+    assertEquals(errors.length, 1);
+    assertEquals(errors[0].file, "contracts/broken.toml");
+    assertEquals(typeof errors[0].line, "number");
+    assert(errors[0].message.startsWith("contracts/broken.toml:"), errors[0].message);
+    assertEquals((await t.post("RequestCertificate", { host: "web-1" })).status, 200);
+    const missing = await t.post("B", {});
+    assertEquals(missing.status, 404);
+    assert((await missing.json()).detail.includes("/api/contracts/errors"));
   } finally {
     await t.cleanup();
   }

@@ -174,14 +174,36 @@ export const ROUTES: readonly RouteDoc[] = [
     method: "GET",
     route: "/api/actions",
     summary: "List the concrete actions",
-    description: "AC10. One entry per expanded action (`origin` is null for global actions).",
+    description: "AC10, AC5. One entry per expanded action (`origin` is null for global " +
+      "actions). Action files that do not parse or expand are left out (the other files still " +
+      "expand); the answer then carries `X-Config-Errors: <n>` and `/api/actions/errors` " +
+      "lists them.",
     tag: "Actions",
-    responses: { 200: json("actions", ObjectList) },
+    responses: {
+      200: {
+        ...json("actions", ObjectList),
+        headers: { "X-Config-Errors": "number of action files left out, when any" },
+      },
+    },
+  },
+  {
+    method: "GET",
+    route: "/api/actions/errors",
+    summary: "Errors of the last expansion of the action files",
+    description: "AC5. One `{file, line?, column?, code, message}` per action file that does " +
+      "not parse, fails to expand (a template error in `match_on`, …) or repeats a concrete " +
+      "name; empty when every file expanded.",
+    tag: "Actions",
+    responses: { 200: json("located errors", ObjectList) },
   },
   {
     method: "POST",
     route: "/api/actions/:module/:action",
-    pathParams: { module: "module id (`data` for the data directory)", action: "action name" },
+    pathParams: {
+      module: "module id (MP7; the data directory's is the slug of its declared name, else " +
+        "`data`)",
+      action: "action name",
+    },
     summary: "Queue an action run, or download its bundle",
     description: "AC11, AC12. The body is a JSON object of inputs (empty = `{}`); " +
       "`?download=true` returns the `tar.gz` bundle, sealed to `X-Runner-Key` when given.",
@@ -207,7 +229,7 @@ export const ROUTES: readonly RouteDoc[] = [
       400: fail("invalid inputs (each field listed), body not JSON, bad X-Runner-Key"),
       403: fail("writes are disabled"),
       404: fail("no such module or action"),
-      422: fail("the bundle cannot be built (template error, missing file)"),
+      422: fail("the bundle cannot be built (template error, missing file or mounted artifact)"),
     },
   },
   {
@@ -260,9 +282,25 @@ export const ROUTES: readonly RouteDoc[] = [
     method: "GET",
     route: "/api/contracts",
     summary: "List the contracts with their inputs",
-    description: "AC44.",
+    description: "AC44, AC40. Contract files that do not parse (or repeat a name) are left " +
+      "out and the others listed; the answer then carries `X-Config-Errors: <n>` and " +
+      "`/api/contracts/errors` lists them.",
     tag: "Contracts",
-    responses: { 200: json("contracts", ObjectList), 503: fail("a contract file does not parse") },
+    responses: {
+      200: {
+        ...json("contracts", ObjectList),
+        headers: { "X-Config-Errors": "number of contract files left out, when any" },
+      },
+    },
+  },
+  {
+    method: "GET",
+    route: "/api/contracts/errors",
+    summary: "Contract files that cannot be used",
+    description: "AC40, AC41. One `{file, line?, column?, code, message}` per contract file " +
+      "that does not parse or repeats a contract name; empty when every file is usable.",
+    tag: "Contracts",
+    responses: { 200: json("located errors", ObjectList) },
   },
   {
     method: "POST",
@@ -279,7 +317,6 @@ export const ROUTES: readonly RouteDoc[] = [
       403: fail("writes are disabled"),
       404: fail("no such contract, or a row a write or `[[require]]` needs"),
       409: fail("duplicate key (`add`, intake) or `invalid-transition` (AC45, spec §3)"),
-      503: fail("a contract file does not parse"),
     },
   },
   // --- Builds and discovery (R30–R61)

@@ -1,5 +1,6 @@
 /**
- * Action endpoints (reference AC10–AC13, AC23, S§4.4): `GET /api/actions`,
+ * Action endpoints (reference AC5, AC10–AC13, AC23, S§4.4): `GET /api/actions` (the files
+ * left out by the last expansion: `GET /api/actions/errors`),
  * `POST /api/actions/{module}/{action}` (`202` + run id; `?download=true` returns the bundle),
  * `GET /api/actions/runs`, `GET /api/actions/runs/{id}`, `DELETE /api/actions/runs/{id}`.
  * Queueing, downloading and cancelling are writes: refused with `403` when writes are disabled
@@ -21,6 +22,7 @@ import type { RunEvent } from "../../actions/runs.ts";
 import { streamSSE } from "hono/streaming";
 import { checkApiToken } from "../auth.ts";
 import { problem } from "../problem.ts";
+import { CONFIG_ERRORS_HEADER, configErrorJson } from "./config_errors.ts";
 
 /** Options of {@link registerActionRoutes}. */
 export interface ActionRouteOptions {
@@ -99,7 +101,14 @@ export function registerActionRoutes(app: Hono, options: ActionRouteOptions = {}
 
   app.get("/api/actions", async (c) => {
     await service.whenRefreshed();
+    const errors = service.errors.length;
+    if (errors > 0) c.header(CONFIG_ERRORS_HEADER, String(errors));
     return c.json(service.list());
+  });
+  // AC5: the action files the last expansion left out, located.
+  app.get("/api/actions/errors", async (c) => {
+    await service.whenRefreshed();
+    return c.json(service.errors.map(configErrorJson));
   });
   app.get("/api/actions/runs", (c) => c.json(service.runs()));
   app.get("/api/actions/runs/:id", (c) => {

@@ -1,15 +1,15 @@
 /**
- * Contract endpoints (reference AC44): `GET /api/contracts` lists every contract with its
- * inputs; `POST /api/contracts/{name}` calls one with a JSON object of inputs and answers with
+ * Contract endpoints (reference AC40, AC44): `GET /api/contracts` lists every contract with its
+ * inputs (`GET /api/contracts/errors`: the files that do not parse); `POST /api/contracts/{name}` calls one with a JSON object of inputs and answers with
  * the outcome of each write and the generation that contains them (like every other write).
  *
  * @module
  */
 import type { Context, Hono } from "hono";
-import { ParseError } from "../../formats/errors.ts";
 import type { ContractService } from "../../contracts/service.ts";
 import { type Contract, ContractCallError } from "../../contracts/types.ts";
 import { problem } from "../problem.ts";
+import { CONFIG_ERRORS_HEADER, configErrorJson } from "./config_errors.ts";
 import { readJsonBody, writeAccepted } from "./write_responses.ts";
 
 /** The summary of a contract in `GET /api/contracts` (AC44). */
@@ -29,16 +29,10 @@ function describe(c: Contract) {
   };
 }
 
-/** A contract file that does not parse: the server's configuration is broken, not the call. */
-function configError(e: ParseError): Response {
-  return problem(503, "service-unavailable", `contracts cannot be loaded: ${e.message}`, {
-    file: e.file,
-    line: e.line,
-  });
-}
-
 /**
- * Registers the contract routes.
+ * Registers the contract routes. A contract file that does not parse is left out of the listing
+ * (which then carries `X-Config-Errors: <n>`) and reported, located, by
+ * `GET /api/contracts/errors`; the other contracts stay callable (AC40).
  *
  * @param app the Hono app
  * @param service the contract service (shared with the MCP tools `contract.<name>`)
@@ -48,18 +42,14 @@ function configError(e: ParseError): Response {
  * ```
  */
 export function registerContractRoutes(app: Hono, service: ContractService): void {
-  const load = async (): Promise<Contract[] | Response> => {
-    try {
-      return await service.list();
-    } catch (e) {
-      if (e instanceof ParseError) return configError(e);
-      throw e;
-    }
-  };
   app.get("/api/contracts", async (c) => {
-    const contracts = await load();
-    if (contracts instanceof Response) return contracts;
+    const { contracts, errors } = await service.catalog();
+    if (errors.length > 0) c.header(CONFIG_ERRORS_HEADER, String(errors.length));
     return c.json(contracts.map(describe));
+  });
+  app.get("/api/contracts/errors", async (c) => {
+    const { errors } = await service.catalog();
+    return c.json(errors.map(configErrorJson));
   });
   app.post("/api/contracts/:name", async (c: Context) => {
     let name: string;
@@ -68,10 +58,14 @@ export function registerContractRoutes(app: Hono, service: ContractService): voi
     } catch {
       return problem(400, "bad-request", "path segment 'name' is not valid percent-encoding");
     }
-    const contracts = await load();
-    if (contracts instanceof Response) return contracts;
+    const { contracts, errors } = await service.catalog();
     const contract = contracts.find((x) => x.name === name);
-    if (!contract) return problem(404, "not-found", `no contract named '${name}'`);
+    if (!contract) {
+      const hint = errors.length > 0
+        ? ` (${errors.length} contract file(s) do not parse: see GET /api/contracts/errors)`
+        : "";
+      return problem(404, "not-found", `no contract named '${name}'${hint}`);
+    }
     if (!service.writes.enabled) return problem(403, "forbidden", "asset writes are disabled");
     let body: unknown = {};
     const raw = c.req.raw;
