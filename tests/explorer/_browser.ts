@@ -36,6 +36,20 @@ async function copyDir(from: string, to: string): Promise<void> {
   }
 }
 
+/** Extra options of {@link serve}. */
+export interface ServeExtras {
+  /** Arguments after `serve` (e.g. `--protect-writes`). */
+  args?: string[];
+  /** Environment variables added for the server (e.g. `GRAPHSVC_API_TOKEN`). */
+  env?: Record<string, string>;
+  /**
+   * Rebuild when a file of the copy changes (default false). Off, a write through the API builds
+   * once; on, the watcher also sees the written file and publishes a second generation, which
+   * re-renders the page at a moment the test does not control.
+   */
+  watch?: boolean;
+}
+
 /**
  * Copies `source` to a temporary directory, lets `prepare` adjust the copy, then serves it with
  * `cli.ts --data-dir <copy> serve` on a free loopback port and waits until it is ready.
@@ -43,11 +57,15 @@ async function copyDir(from: string, to: string): Promise<void> {
 export async function serve(
   source: string,
   prepare?: (dir: string) => Promise<void>,
+  extras: ServeExtras = {},
 ): Promise<Server> {
   const dataDir = await Deno.makeTempDir({ prefix: "explorer-" });
   await copyDir(source, dataDir);
   await prepare?.(dataDir);
-  const server = await spawnServe(dataDir, [], { watch: true, env: { NO_COLOR: "1" } });
+  const server = await spawnServe(dataDir, extras.args ?? [], {
+    watch: extras.watch ?? false,
+    env: { NO_COLOR: "1", ...extras.env },
+  });
   let exited = false;
   server.child.status.then(() => (exited = true));
   for (let i = 0;; i++) {
@@ -135,8 +153,52 @@ export function foreignHosts(requests: readonly string[]): string[] {
     .filter((h) => h !== "127.0.0.1");
 }
 
-/** Saves a screenshot to docs/explorer-<name>.png when GRAPHSVC_SCREENSHOTS=1. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot to docs/explorer-<name>.png when GRAPHSVC_SCREENSHOTS=1 (`fullPage`: the
+ * whole page, not only the window).
+ */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   if (Deno.env.get("GRAPHSVC_SCREENSHOTS") !== "1") return;
-  await page.screenshot({ path: `${ROOT}docs/explorer-${name}.png` });
+  await page.screenshot({ path: `${ROOT}docs/explorer-${name}.png`, fullPage });
+}
+
+/** The rendered text of the first element matching `selector`, once there is one. */
+export async function textOf(page: Page, selector: string): Promise<string> {
+  await page.waitForSelector(selector, { timeout: 60_000 });
+  return await page.$eval(selector, (e) => (e as unknown as { innerText: string }).innerText);
+}
+
+/** Waits until the view of `hash` is rendered and no rendering is under way. */
+export async function settled(page: Page, hash: string): Promise<void> {
+  const h = JSON.stringify(hash);
+  await page.waitForFunction(
+    `(() => { const m = document.getElementById("main");
+      return m.dataset.route === ${h} && !m.hasAttribute("aria-busy"); })()`,
+    { timeout: 90_000 },
+  );
+}
+
+/** Opens a deep link, waits until the explorer rendered that view, returns the text of `selector`. */
+export async function open(page: Page, url: string, selector: string): Promise<string> {
+  await page.goto(url, { waitUntil: "domcontentloaded" });
+  await settled(page, new URL(url).hash || "#/");
+  return await textOf(page, selector);
+}
+
+/** Waits for text in an element; generous: a rebuild on a busy machine may take a while. */
+export async function waitText(page: Page, selector: string, text: string): Promise<void> {
+  const s = JSON.stringify(selector), t = JSON.stringify(text);
+  await page.waitForFunction(`document.querySelector(${s})?.textContent?.includes(${t})`, {
+    timeout: 90_000,
+  });
+}
+
+/** Whether `path` exists. */
+export function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

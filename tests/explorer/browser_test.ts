@@ -7,12 +7,26 @@
  */
 import { assert, assertEquals } from "../_assert.ts";
 import type { Page } from "puppeteer-core";
-import { foreignHosts, launch, missingBrowser, screenshot, serve } from "./_browser.ts";
+import {
+  exists,
+  foreignHosts,
+  launch,
+  missingBrowser,
+  open,
+  screenshot,
+  serve,
+  settled,
+  textOf,
+  waitText,
+} from "./_browser.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const CORPUS = `${ROOT}../shared/corpus/oci_landing_zone/data`;
+const CORPUS = new URL("../../../shared/corpus/oci_landing_zone/data", import.meta.url).pathname;
 const missing = missingBrowser();
 const inCi = Deno.env.get("CI") === "true";
+const noCorpus = exists(CORPUS)
+  ? undefined
+  : `no corpus module at ${CORPUS} (the shared corpus is not checked out beside the project)`;
 
 if (missing && inCi) {
   Deno.test("explorer browser tests need Chromium under CI", () => {
@@ -20,34 +34,33 @@ if (missing && inCi) {
   });
 }
 
-async function textOf(page: Page, selector: string): Promise<string> {
-  await page.waitForSelector(selector, { timeout: 60_000 });
-  return await page.$eval(selector, (e) => (e as unknown as { innerText: string }).innerText);
-}
-
-/** Opens a deep link and waits until the explorer rendered that view. */
-async function open(page: Page, url: string, selector: string): Promise<string> {
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await settled(page, new URL(url).hash || "#/");
-  return await textOf(page, selector);
-}
-
-/** Waits until the view of `hash` is rendered and no rendering is under way. */
-async function settled(page: Page, hash: string): Promise<void> {
-  const h = JSON.stringify(hash);
+/** Waits until the graph view of the current URL is rendered and cytoscape has drawn it. */
+async function graphDrawn(page: Page): Promise<void> {
   await page.waitForFunction(
     `(() => { const m = document.getElementById("main");
-      return m.dataset.route === ${h} && !m.hasAttribute("aria-busy"); })()`,
+      return m.dataset.route === location.hash && !m.hasAttribute("aria-busy") &&
+        document.querySelector("#cy[data-ready]") !== null; })()`,
     { timeout: 90_000 },
   );
 }
 
-/** Waits for text in an element; generous: a rebuild on a busy machine may take a while. */
-async function waitText(page: Page, selector: string, text: string): Promise<void> {
-  const s = JSON.stringify(selector), t = JSON.stringify(text);
-  await page.waitForFunction(`document.querySelector(${s})?.textContent?.includes(${t})`, {
-    timeout: 90_000,
-  });
+/** The ids ("type/name") of the nodes cytoscape shows, sorted. */
+async function nodeIds(page: Page): Promise<string[]> {
+  const ids = await page.evaluate(
+    `document.getElementById("cy").cy.nodes().map((n) => n.id())`,
+  ) as string[];
+  return ids.sort();
+}
+
+/** A real mouse click on a node, at its rendered position (a cytoscape tap). */
+async function clickNode(page: Page, id: string): Promise<void> {
+  const [x, y] = await page.evaluate(`(() => {
+    const cy = document.getElementById("cy").cy;
+    const p = cy.getElementById(${JSON.stringify(id)}).renderedPosition();
+    const r = cy.container().getBoundingClientRect();
+    return [r.left + p.x, r.top + p.y];
+  })()`) as [number, number];
+  await page.mouse.click(x, y);
 }
 
 Deno.test({
@@ -109,7 +122,7 @@ Deno.test({
         // Provenance: the rule files that changed it (copy_property, the control) are listed.
         const rules = await textOf(page, "#rules");
         assert(rules.includes("models/runtime.toml") && rules.includes("compliance/"), rules);
-        await screenshot(page, "resource");
+        await screenshot(page, "resource", true);
         const arts = await open(page, `${base}/#/r/application/shop`, "#artifacts");
         assert(arts.includes("shop.md") && arts.includes("download"), arts);
         const db = await open(page, `${base}/#/r/database/products-db`, "#outgoing");
@@ -133,6 +146,98 @@ Deno.test({
           await page.waitForSelector("#cy[data-ready]", { timeout: 60_000 });
           const fewer = Number((await textOf(page, "#graph-status")).split(" ")[0]);
           assert(fewer < count, `${fewer} < ${count}`);
+        },
+      );
+
+      await t.step(
+        "neighbourhood: a click expands a node; the expansion is in the URL and a deep link " +
+          "draws it again",
+        async () => {
+          await page.goto("about:blank");
+          await open(page, `${base}/#/graph/service/checkout`, "#graph-status");
+          await graphDrawn(page);
+          assertEquals((await nodeIds(page)).length, 5);
+          await clickNode(page, "host/web-1");
+          await page.waitForFunction('location.hash.includes("expand=host%2Fweb-1")');
+          const expanded = await nodeIds(page);
+          assert(
+            expanded.includes("zone/dmz") && expanded.includes("service/catalog"),
+            expanded.join(" "),
+          );
+          assertEquals(expanded.length, 7);
+          const url = page.url();
+          await page.goto("about:blank");
+          await page.goto(url);
+          await graphDrawn(page);
+          assertEquals(await nodeIds(page), expanded);
+          assert(
+            await page.evaluate(
+              `document.getElementById("cy").cy.getElementById("host/web-1").hasClass("expanded")`,
+            ),
+            "the expanded node is marked",
+          );
+        },
+      );
+
+      await t.step(
+        "neighbourhood by keyboard: the list expands a node and opens another",
+        async () => {
+          const before = await nodeIds(page);
+          await page.focus("#node-list summary");
+          await page.keyboard.press("Enter");
+          await page.focus('button[aria-label="expand zone/dmz"]');
+          await page.keyboard.press("Enter");
+          await page.waitForFunction('location.hash.includes("expand=zone%2Fdmz")');
+          const after = await nodeIds(page);
+          assert(after.length > before.length && after.includes("host/web-2"), after.join(" "));
+          assert(
+            await page.$eval(
+              'button[aria-label="expand zone/dmz"]',
+              (b) => (b as unknown as { disabled: boolean }).disabled,
+            ),
+            "an expanded node's button is disabled",
+          );
+          assert(
+            await page.evaluate(
+              `document.getElementById("node-list").contains(document.activeElement)`,
+            ),
+            "the focus stays in the list",
+          );
+          await page.focus('#node-list li[data-id="host/web-2"] a');
+          await page.keyboard.press("Enter");
+          await page.waitForFunction('location.hash === "#/r/host/web-2"');
+          await settled(page, "#/r/host/web-2");
+        },
+      );
+
+      await t.step("neighbourhood: depth 3 from the URL", async () => {
+        await open(page, `${base}/#/graph/service/checkout?depth=3`, "#graph-status");
+        await graphDrawn(page);
+        const ids = await nodeIds(page);
+        assertEquals(ids.length, 18, ids.join(" "));
+        assert(ids.includes("endpoint/catalog-8080"), "three relations away");
+        assertEquals(await page.$eval('select[name="depth"]', (e) => e.value), "3");
+      });
+
+      await t.step(
+        "neighbourhood: the label filter applies to expansions; no label follows none",
+        async () => {
+          await open(page, `${base}/#/graph/service/checkout?label=host`, "#graph-status");
+          await graphDrawn(page);
+          assertEquals(await nodeIds(page), ["host/web-1", "service/checkout"]);
+          await clickNode(page, "host/web-1");
+          await page.waitForFunction('location.hash.includes("expand=host%2Fweb-1")');
+          // web-1's zone (label "zone") is not followed: only services running on it.
+          assertEquals(await nodeIds(page), ["host/web-1", "service/catalog", "service/checkout"]);
+          await page.click('.labels input[value="host"]'); // the last checked label
+          await page.waitForFunction('location.hash.includes("label=-")');
+          await graphDrawn(page);
+          assertEquals(await nodeIds(page), ["service/checkout"]);
+          assert(page.url().includes("expand=host%2Fweb-1"), "the expansion stays in the URL");
+          await page.click('.labels input[value="host"]');
+          await page.waitForFunction('location.hash.includes("label=host")');
+          await graphDrawn(page);
+          assertEquals(await nodeIds(page), ["host/web-1", "service/catalog", "service/checkout"]);
         },
       );
 
@@ -206,6 +311,19 @@ Deno.test({
         await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]);
       });
 
+      await t.step("dark mode: the graph is drawn in dark colours", async () => {
+        await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
+        await page.setViewport({ width: 1280, height: 800 });
+        await open(page, `${base}/#/graph/service/checkout?depth=2`, "#graph-status");
+        await graphDrawn(page);
+        const label = await page.evaluate(
+          `document.getElementById("cy").cy.getElementById("host/web-1").style("color")`,
+        );
+        assertEquals(label, "rgb(232,232,232)", "light labels on the dark panel");
+        await screenshot(page, "graph-dark");
+        await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]);
+      });
+
       // The one refused write of the edit step is logged by Chromium as a failed load.
       const refused = /status of 400 .*\/api\/mutations\/host\/web-1$/;
       assertEquals(s.errors.filter((e) => !refused.test(e)), []);
@@ -218,10 +336,9 @@ Deno.test({
 });
 
 Deno.test({
-  name: `explorer views on the corpus module oci_landing_zone${
-    missing ? ` (skipped: ${missing})` : ""
-  }`,
-  ignore: missing !== undefined || !existsSync(CORPUS),
+  name: `explorer views on the corpus module oci_landing_zone: overview, find, table, resource, ` +
+    `graph${missing ? ` (skipped: ${missing})` : noCorpus ? ` (skipped: ${noCorpus})` : ""}`,
+  ignore: missing !== undefined || noCorpus !== undefined,
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -239,10 +356,22 @@ Deno.test({
       assert(types.includes("identity"), types);
       await page.goto(`${server.url}/explorer#/find?q=root`);
       await waitText(page, "#results", "identity");
+      const table = await open(
+        page,
+        `${server.url}/explorer#/type/identity?f.name=root`,
+        "#type-table",
+      );
+      assert(table.includes("root"), table);
+      const rows = await page.$$eval("#type-table tbody tr", (r) => r.length);
+      assert(rows >= 1, `${rows} rows`);
+      const header = await textOf(page, "#type-table thead tr");
+      assert(header.includes("name"), header);
       const props = await open(page, `${server.url}/explorer#/r/identity/root`, "#properties");
       assert(props.includes("administration"), props);
-      await page.goto(`${server.url}/explorer#/graph/identity/root?depth=2`);
-      await page.waitForSelector("#cy[data-ready]", { timeout: 60_000 });
+      await open(page, `${server.url}/explorer#/graph/provider/oracle?depth=2`, "#graph-status");
+      await graphDrawn(page);
+      const ids = await nodeIds(page);
+      assert(ids.includes("router/oracle_core_router") && ids.length >= 5, ids.join(" "));
       await screenshot(page, "corpus");
       assertEquals(s.errors, []);
       assertEquals(foreignHosts(s.requests), []);
@@ -252,12 +381,3 @@ Deno.test({
     }
   },
 });
-
-function existsSync(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

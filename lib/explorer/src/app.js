@@ -1,5 +1,6 @@
-// The explorer shell: hash routes (deep links), live build status, keyboard shortcuts.
-import { get } from "./api.js";
+// The explorer shell: hash routes (deep links), live build status (badge and banner), the API
+// token prompt of protected writes, keyboard shortcuts.
+import { get, onTokenNeeded } from "./api.js";
 import { h, link, notice, render } from "./dom.js";
 import { overview } from "./overview.js";
 import { findView, tableView } from "./find.js";
@@ -7,7 +8,8 @@ import { resourceView } from "./resource.js";
 
 const main = document.getElementById("main");
 const buildEl = document.getElementById("build");
-const state = { generation: -1, features: [] };
+const banner = document.getElementById("build-banner");
+const state = { generation: -1, build: "", features: [] };
 
 /** Parses the hash: "#/r/host/web-1?x=1" → { parts: ["r","host","web-1"], query }. */
 function route() {
@@ -29,7 +31,7 @@ let renderId = 0;
 async function show() {
   const id = ++renderId;
   const { parts, query } = route();
-  const ctx = { query, state, stale: () => id !== renderId, rerender: show };
+  const ctx = { query, state, stale: () => id !== renderId, rerender: show, replaceQuery };
   document.body.dataset.view = parts[0] || "overview";
   main.setAttribute("aria-busy", "true");
   try {
@@ -62,17 +64,99 @@ function setBuild(kind, label, title) {
   buildEl.title = title || label;
 }
 
+/** Shows the newest build's failure or degradation, with its error, above every view. */
+function showBanner(info) {
+  const last = info.last_build;
+  // Unchanged: not rewritten, so a screen reader does not hear it again.
+  const key = `${last?.generation}:${last?.status}:${info.generation}`;
+  if (banner.dataset.key === key) return;
+  banner.dataset.key = key;
+  if (!last || last.status === "ok") {
+    banner.hidden = true;
+    banner.replaceChildren();
+    banner.removeAttribute("data-status");
+    return;
+  }
+  const errors = (last.errors || []).slice(0, 5);
+  const title = last.status === "failed"
+    ? `Build ${last.generation} failed: still serving generation ${info.generation}.`
+    : `Build ${last.generation} is degraded: ${last.error_count} rule error(s) skipped.`;
+  banner.dataset.status = last.status;
+  banner.className = `banner status-${last.status}`;
+  render(
+    banner,
+    h("strong", {}, title),
+    " ",
+    h("span", { class: "error-text" }, last.error || ""),
+    errors.length
+      ? h(
+        "ul",
+        {},
+        errors.map((e) =>
+          h(
+            "li",
+            {},
+            h("code", {}, `${e.file || ""}${e.line ? `:${e.line}` : ""}`),
+            ` ${e.message}`,
+          )
+        ),
+      )
+      : null,
+    h("a", { href: "#/" }, "Overview"),
+  );
+  banner.hidden = false;
+}
+
 async function refreshStatus() {
   const info = await get("/api/engine-info");
   const last = info.last_build;
   const status = info.building ? "building" : last?.status || "ok";
   const err = last?.error ? `: ${last.error}` : "";
   setBuild(status, `${status} · gen ${info.generation}`, `${status}${err}`);
-  const changed = state.generation !== -1 && info.generation !== state.generation;
+  showBanner(info);
+  const build = `${last?.generation}:${last?.status}`;
+  const first = state.generation === -1;
+  const changed = !first && info.generation !== state.generation;
+  // A failed build keeps the generation: the overview (its build panel) is shown again anyway.
+  const statusChanged = !first && build !== state.build &&
+    document.body.dataset.view === "overview";
   state.generation = info.generation;
+  state.build = build;
   // A new graph was published: show the current view again (edits from elsewhere appear).
-  if (changed && !document.activeElement?.closest("form.edit")) show();
+  if ((changed || statusChanged) && !document.activeElement?.closest("form.edit")) show();
 }
+
+/** The API token prompt: a modal dialog; resolves to the token, or null when cancelled. */
+function askToken(message) {
+  const dialog = document.getElementById("token-dialog");
+  const form = document.getElementById("token-form");
+  const input = document.getElementById("token");
+  const cancel = document.getElementById("token-cancel");
+  document.getElementById("token-why").textContent =
+    `This server protects changes with an API token (${message}).`;
+  input.value = "";
+  return new Promise((resolve) => {
+    const done = (value) => {
+      form.onsubmit = cancel.onclick = dialog.oncancel = null;
+      dialog.close();
+      input.value = "";
+      resolve(value);
+    };
+    form.onsubmit = (ev) => {
+      ev.preventDefault();
+      done(input.value.trim() || null);
+    };
+    cancel.onclick = () => done(null);
+    dialog.oncancel = (ev) => {
+      ev.preventDefault(); // Escape
+      done(null);
+    };
+    dialog.showModal();
+    input.focus();
+  });
+}
+
+onTokenNeeded(askToken);
 
 let events;
 

@@ -34,15 +34,18 @@ export function text(value) {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** The hash link of a view: view("r", type, name) → "#/r/type/name". */
+/** The hash link of a view: link("r", type, name, { depth: 2 }) → "#/r/type/name?depth=2". */
 export function link(...parts) {
   const path = parts.filter((p) => typeof p === "string").map(encodeURIComponent).join("/");
   const query = parts.find((p) => typeof p === "object");
-  const qs = query
-    ? new URLSearchParams(
-      Object.entries(query).filter(([, v]) => v !== undefined && v !== "" && v !== null),
-    ).toString()
-    : "";
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query || {})) {
+    // An array is one parameter per value: ?x=a&x=b (values may hold commas).
+    for (const one of Array.isArray(v) ? v : [v]) {
+      if (one !== undefined && one !== "" && one !== null) params.append(k, String(one));
+    }
+  }
+  const qs = params.toString();
   return `#/${path}${qs ? `?${qs}` : ""}`;
 }
 

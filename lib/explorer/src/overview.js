@@ -22,7 +22,11 @@ export async function overview() {
     last && last.status !== "ok"
       ? h(
         "section",
-        { class: `panel status-${last.status}`, "aria-label": "Build problems" },
+        {
+          class: `panel status-${last.status}`,
+          id: "build-problems",
+          "aria-label": "Build problems",
+        },
         h("h2", {}, `Build ${last.generation}: ${last.status}`),
         h("p", {}, last.error || ""),
         errors.length
