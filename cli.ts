@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { Command, CommanderError, Option } from "@commander-js/extra-typings";
+import { Command, CommanderError, InvalidArgumentError } from "@commander-js/extra-typings";
 import { DenoFsWorkspace } from "./lib/workspace/deno_fs.ts";
 import type { LayerSource } from "./lib/workspace/sources.ts";
 import type { JsonValue } from "./lib/graph/graph.ts";
@@ -44,6 +44,7 @@ import { VaultServer } from "./lib/vault/server.ts";
 import { VaultStateError } from "./lib/vault/state.ts";
 import { FileVaultStore } from "./lib/runtime/deno/vault_store.ts";
 import { registerVaultCommands } from "./lib/cli/vault_commands.ts";
+import { envOption, falseLookingFlagVariable, withoutEnv } from "./lib/cli/env_options.ts";
 import {
   type ModContext,
   registerModCommands,
@@ -52,7 +53,8 @@ import {
 import { ModuleResolutionError } from "./lib/workspace/dependencies.ts";
 import { denoModuleFetcher, moduleCacheDir } from "./lib/runtime/deno/module_fetch.ts";
 
-type Edition = "ce" | "ee";
+/** `ce` (community) or `ee` (service edition). */
+export type Edition = "ce" | "ee";
 const LEVELS = ["error", "warn", "info", "debug"] as const;
 type Level = typeof LEVELS[number];
 
@@ -374,48 +376,22 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+// Parsers throw InvalidArgumentError so that commander names the source of a bad value: the
+// option and, for a value from the environment, its variable (CL21, exit 2).
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) {
-    throw new UsageError(`expected a positive integer, got '${value}'`);
+    throw new InvalidArgumentError(`Expected a positive integer.`);
   }
   return n;
 }
 
 function port(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`invalid port '${value}'`);
-  return n;
-}
-
-/**
- * An option that can also come from `GRAPHSVC_<FLAG>` (the command line wins): `--data-dir` →
- * `GRAPHSVC_DATA_DIR`, `--no-watch` → `GRAPHSVC_NO_WATCH`.
- */
-function envOption<Flags extends string>(flags: Flags, description: string): Option<Flags> {
-  const long = /--[a-z0-9-]+/.exec(flags)![0];
-  return new Option(flags, description).env(
-    `GRAPHSVC_${long.slice(2).replaceAll("-", "_").toUpperCase()}`,
-  );
-}
-
-const FALSE_LOOKING = ["", "0", "false", "no", "off"];
-
-/**
- * Commander turns a flag on when its variable is merely set: `GRAPHSVC_MCP_WRITE=false` would
- * enable it. Such values are refused instead (unset the variable to leave the flag off).
- */
-function checkFlagEnv(program: Command): void {
-  const commands = [program, ...program.commands];
-  for (const option of commands.flatMap((c) => c.options)) {
-    if (!option.envVar || option.required || option.optional) continue;
-    const value = Deno.env.get(option.envVar);
-    if (value !== undefined && FALSE_LOOKING.includes(value.trim().toLowerCase())) {
-      throw new UsageError(
-        `${option.envVar}=${value}: a set variable turns ${option.long} on; unset it to leave it off`,
-      );
-    }
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new InvalidArgumentError("Expected a port number from 0 to 65535.");
   }
+  return n;
 }
 
 async function writeFileAtomic(path: string, text: string): Promise<void> {
@@ -426,11 +402,28 @@ async function writeFileAtomic(path: string, text: string): Promise<void> {
   await Deno.rename(tmp, path);
 }
 
-function buildProgram(edition: Edition, exit: { code: number }): Command {
+/**
+ * The commander program of an edition, without running it: every command and option, each
+ * option settable by its `GRAPHSVC_<FLAG>` variable (lib/cli/env_options.ts). The actions set
+ * `exit.code`; {@link main} parses the arguments with it.
+ *
+ * @example
+ * ```ts ignore
+ * const program = buildProgram("ce", { code: 0 });
+ * console.log(program.helpInformation());
+ * ```
+ */
+export function buildProgram(edition: Edition, exit: { code: number }): Command {
   const program = new Command()
     .name(`graphsvc-${edition}`)
     .description("Build and serve a typed property graph from CSV assets and TOML rules.")
     .version(`graphsvc-${edition} ${VERSION}`, "-V, --version")
+    // Read by main() before commander parses (the edition decides which commands exist); listed
+    // here so that --help shows it and its variable.
+    .addOption(
+      envOption("--edition <edition>", "ce (community) or ee (service edition)")
+        .default(edition as string),
+    )
     .addOption(envOption("--data-dir <dir>", "authoritative data directory").default("./data"))
     .addOption(
       envOption("--module <source>", "add a module (directory, Git URL or archive); repeatable")
@@ -460,9 +453,7 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
       envOption("--max-loop <n>", "maximum model phase passes").argParser(positiveInt).default(8),
     )
     .addOption(envOption("--no-generators", "do not run [generator.*] tables before builds"))
-    .addOption(
-      new Option("--vault <state.json>", "serve the built-in vault at /vault (state file)"),
-    )
+    .addOption(envOption("--vault <state.json>", "serve the built-in vault at /vault (state file)"))
     .addOption(envOption("--offline", "use only local modules and the module cache (MP13)"))
     .exitOverride()
     .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) })
@@ -571,10 +562,17 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
   program
     .command("build")
     .description("run the pipeline once and print a summary (exit 1 on build errors)")
-    .option("--graph-json <file>", "write the graph as JSON ('-': to stdout, summary to stderr)")
-    .option(
-      "--output-dir <dir>",
-      "write every downloadable artifact to <dir>/<type>/<name>/<filename>",
+    .addOption(
+      envOption(
+        "--graph-json <file>",
+        "write the graph as JSON ('-': to stdout, summary to stderr)",
+      ),
+    )
+    .addOption(
+      envOption(
+        "--output-dir <dir>",
+        "write every downloadable artifact to <dir>/<type>/<name>/<filename>",
+      ),
     )
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
@@ -659,6 +657,8 @@ function buildProgram(edition: Edition, exit: { code: number }): Command {
     stdout: (text) => writeAll(Deno.stdout, text),
     stderr: (text) => writeAll(Deno.stderr, text),
   });
+  const version = program.options.find((o) => o.long === "--version");
+  if (version) withoutEnv(version, "an action (print the version and exit), not a setting");
   return program;
 }
 
@@ -689,7 +689,8 @@ export async function main(
   }
   const program = buildProgram(edition, exit);
   try {
-    checkFlagEnv(program);
+    const refused = falseLookingFlagVariable(program, Deno.env.toObject());
+    if (refused) throw new UsageError(refused);
     await program.parseAsync(rest, { from: "user" });
   } catch (e) {
     if (e instanceof CommanderError) {

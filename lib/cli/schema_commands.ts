@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { type Command, Option } from "@commander-js/extra-typings";
+import type { Command } from "@commander-js/extra-typings";
+import { envOption } from "./env_options.ts";
 import type { GraphEngine } from "../engine.ts";
 import { buildGraph } from "../pipeline/build.ts";
 import { defaultPhases } from "../pipeline/phases.ts";
@@ -90,10 +91,12 @@ export function registerSchemaCommands(program: Command, deps: SchemaCommandDeps
   const { io } = deps;
   const addValidate = (cmd: Command) =>
     cmd
-      .option("--schema <file>", "use only this schema (ignore every declared one)")
-      .option("--strict-schemas", "check CSV cells and edge values; warnings become errors")
+      .addOption(envOption("--schema <file>", "use only this schema (ignore every declared one)"))
       .addOption(
-        new Option("--format <format>", "report format").choices(["text", "json"]).default("text"),
+        envOption("--strict-schemas", "check CSV cells and edge values; warnings become errors"),
+      )
+      .addOption(
+        envOption("--format <format>", "report format").choices(["text", "json"]).default("text"),
       )
       .action(async (cmdOpts: { schema?: string; strictSchemas?: boolean; format?: string }) => {
         await runValidate(program, deps, cmdOpts);
@@ -117,9 +120,9 @@ export function registerSchemaCommands(program: Command, deps: SchemaCommandDeps
     .command("generate-schema")
     .description("write a starter schema for the given (comma-separated) resource types")
     .argument("[types]", "comma-separated resource types (default: all inferred)")
-    .option("--output <file>", "write the schema to this file (default: stdout)")
-    .option("--schema-id <id>", "schema_id (default: the module name)")
-    .option("--schema-version <version>", "version (default: the module version)")
+    .addOption(envOption("--output <file>", "write the schema to this file (default: stdout)"))
+    .addOption(envOption("--schema-id <id>", "schema_id (default: the module name)"))
+    .addOption(envOption("--schema-version <version>", "version (default: the module version)"))
     .action(async (types, cmdOpts) => {
       const opts = program.opts() as GlobalOpts;
       const engine = await deps.engine();

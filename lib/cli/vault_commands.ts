@@ -26,6 +26,19 @@ import {
 } from "../vault/client.ts";
 import { ROLES } from "../vault/state.ts";
 import type { Role } from "../vault/state.ts";
+import { envOption, withoutEnv } from "./env_options.ts";
+
+/** Why `--client` has no `GRAPHSVC_*` variable. */
+const CLIENT_NO_ENV = "positional-like: names the member this one invocation acts on, like " +
+  "<collection>; a variable would silently aim every later command at the same member";
+
+/** `--client`, mandatory and without a variable ({@link CLIENT_NO_ENV}). */
+function clientOption(description: string) {
+  return withoutEnv(
+    new Option("--client <name>", description).makeOptionMandatory(),
+    CLIENT_NO_ENV,
+  );
+}
 
 /** What the commands need from the process. */
 export interface VaultCommandIO {
@@ -90,9 +103,12 @@ export function registerVaultCommands(
   collection
     .command("invite <collection>")
     .description("invite a client; prints the invite token")
-    .requiredOption("--client <name>", "the client to invite")
-    .option("--validity <duration>", "how long the invite is valid (e.g. 1h, 30m)", "24h")
-    .addOption(new Option("--role <role>", "role granted").choices(ROLES).default("Reader"))
+    .addOption(clientOption("the client to invite"))
+    .addOption(
+      envOption("--validity <duration>", "how long the invite is valid (e.g. 1h, 30m)")
+        .default("24h"),
+    )
+    .addOption(envOption("--role <role>", "role granted").choices(ROLES).default("Reader"))
     .action((name, opts) =>
       run(async (c) => {
         const token = await c.invite(name, opts.client, opts.validity, opts.role as Role);
@@ -102,9 +118,9 @@ export function registerVaultCommands(
   collection
     .command("role <collection>")
     .description("set the role of a member (or of its pending invite)")
-    .requiredOption("--client <name>", "the member")
+    .addOption(clientOption("the member"))
     .addOption(
-      new Option("--role <role>", "Reader, Writer or Admin").choices(ROLES).makeOptionMandatory(),
+      envOption("--role <role>", "Reader, Writer or Admin").choices(ROLES).makeOptionMandatory(),
     )
     .action((name, opts) => run((c) => c.setRole(name, opts.client, opts.role as Role))());
 
