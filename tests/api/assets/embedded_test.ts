@@ -1,10 +1,12 @@
 // G2 (GraphiQL served by the program) and issue 18 point 3: the embedded browser files are the
-// files of node_modules, byte for byte, and are served without reading node_modules.
+// files of node_modules, byte for byte, and are served without reading node_modules; GraphiQL,
+// the explorer and the API docs all work for a program that imports mod.ts with no file access.
 import { assert, assertEquals } from "../../_assert.ts";
 import { assetBytes, embeddedResponse, gzipBytes } from "../../../lib/api/assets/embedded.ts";
 import { EMBEDDED_GRAPHIQL } from "../../../lib/api/assets/graphiql.ts";
 import { EMBEDDED_SWAGGER_UI } from "../../../lib/api/assets/swagger_ui.ts";
 import { GRAPHIQL_ASSETS } from "../../../lib/api/graphql/graphiql.ts";
+import { EXPLORER_ASSETS } from "../../../lib/explorer/assets/mod.gen.ts";
 
 const all = [...EMBEDDED_GRAPHIQL.values(), ...EMBEDDED_SWAGGER_UI.values()];
 const modules = new URL("../../../node_modules/", import.meta.url);
@@ -69,37 +71,83 @@ Deno.test("embedded answers: gzip when accepted, plain otherwise, 304 on a match
 
 const canRun = Deno.permissions.querySync({ name: "run" }).state === "granted";
 
+/**
+ * Runs `program` in a child `deno run -` (the program comes from stdin; no permission at all, so
+ * any read of node_modules or of any other file would fail) and returns its stdout.
+ */
+async function runWithoutPermissions(program: string): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", "--quiet", "-"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(program));
+  await writer.close();
+  const out = await child.output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}
+
+// The child crawls each HTML page: the files its `src`/`href` name under `…/assets/`, then, for the
+// explorer's ES modules, the files they import (statically or with `import()`), and prints one
+// JSON line `{path, status, bytes}` per response.
+const CRAWL = `
+  import { createApp, createTemplateRenderer, defaultPhases, GraphEngine, MemoryWorkspace }
+    from ${JSON.stringify(new URL("../../../mod.ts", import.meta.url).href)};
+  const engine = new GraphEngine({ workspace: new MemoryWorkspace({}),
+    createTemplates: createTemplateRenderer, phases: defaultPhases });
+  const app = createApp(engine);
+  const seen = new Set();
+  async function crawl(path) {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const res = await app.fetch(new Request("http://x" + path));
+    const body = await res.text();
+    console.log(JSON.stringify({ path, status: res.status, bytes: body.length }));
+    const html = (res.headers.get("content-type") ?? "").startsWith("text/html");
+    const refs = html ? [...body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]) : [];
+    if (path.startsWith("/explorer/assets/") && path.endsWith(".js")) {
+      for (const m of body.matchAll(/(?:from\\s*|import\\s*\\(\\s*)"(\\.\\/[^"]+)"/g)) refs.push(m[1]);
+    }
+    for (const ref of refs) {
+      const url = new URL(ref, "http://x" + path);
+      if (url.origin === "http://x" && url.pathname.includes("/assets/")) await crawl(url.pathname);
+    }
+  }
+  for (const page of ["/graphiql", "/explorer", "/api/docs"]) await crawl(page);
+`;
+
 Deno.test({
-  name: "G2 createApp from mod.ts serves /graphiql and its assets with no permission to read files",
+  name: "G2 createApp from mod.ts serves /graphiql, /explorer, /api/docs and all their assets " +
+    "with no permission to read files",
   ignore: !canRun,
   async fn() {
-    const program = `
-      import { createApp, createTemplateRenderer, defaultPhases, GraphEngine, MemoryWorkspace }
-        from ${JSON.stringify(new URL("../../../mod.ts", import.meta.url).href)};
-      const engine = new GraphEngine({ workspace: new MemoryWorkspace({}),
-        createTemplates: createTemplateRenderer, phases: defaultPhases });
-      const app = createApp(engine);
-      const page = await (await app.fetch(new Request("http://x/graphiql"))).text();
-      for (const m of page.matchAll(/(?:src|href)="(\\/graphiql\\/assets\\/[^"]+)"/g)) {
-        const res = await app.fetch(new Request("http://x" + m[1]));
-        console.log(res.status, m[1], (await res.arrayBuffer()).byteLength);
-      }`;
-    // `deno run -` reads the program from stdin and grants no permission at all.
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", "--quiet", "-"],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(program));
-    await writer.close();
-    const out = await child.output();
-    const text = new TextDecoder().decode(out.stdout);
-    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-    const lines = text.trim().split("\n");
-    assertEquals(lines.length, 4, text);
-    for (const line of lines) assert(/^200 \/graphiql\/assets\/\S+ \d{4,}$/.test(line), line);
+    const text = await runWithoutPermissions(CRAWL);
+    const lines = text.trim().split("\n").map((l) =>
+      JSON.parse(l) as { path: string; status: number; bytes: number }
+    );
+    for (const l of lines) {
+      assertEquals(l.status, 200, l.path);
+      assert(l.bytes > 0, l.path);
+    }
+    const served = (prefix: string) =>
+      lines.filter((l) => l.path.startsWith(prefix)).map((l) => l.path.slice(prefix.length))
+        .sort();
+    assertEquals(
+      served("/graphiql/assets/").map((f) => `/graphiql/assets/${f}`),
+      Object.keys(GRAPHIQL_ASSETS).sort(),
+    );
+    // Every explorer file but the page itself is reached from the page, cytoscape included.
+    assertEquals(
+      served("/explorer/assets/"),
+      Object.keys(EXPLORER_ASSETS).filter((f) => f !== "index.html").sort(),
+    );
+    assertEquals(served("/api/docs/assets/"), [...EMBEDDED_SWAGGER_UI.keys(), "init.js"].sort());
+    for (const page of ["/graphiql", "/explorer", "/api/docs"]) {
+      assert(lines.some((l) => l.path === page), page);
+    }
   },
 });
