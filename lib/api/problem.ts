@@ -15,6 +15,7 @@ export type ProblemSlug =
   | "invalid-transition"
   | "validation-failed"
   | "payload-too-large"
+  | "unsupported-media-type"
   | "build-failed"
   | "timeout"
   | "bad-gateway"
@@ -30,13 +31,27 @@ const TITLES: Record<ProblemSlug, string> = {
   "forbidden": "Forbidden",
   "invalid-transition": "Invalid Transition",
   "validation-failed": "Validation Failed",
-  "payload-too-large": "Payload Too Large",
+  // RFC 9110 §15.5.14 renamed 413 "Content Too Large"; the slug keeps the older name.
+  "payload-too-large": "Content Too Large",
+  "unsupported-media-type": "Unsupported Media Type",
   "build-failed": "Build Failed",
   "timeout": "Timeout",
   "bad-gateway": "Bad Gateway",
   "service-unavailable": "Service Unavailable",
   "internal": "Internal Server Error",
 };
+
+/** `application/problem+json` body (rest-api.md R90), as built by {@link problem}. */
+export interface ProblemDocument {
+  /** `urn:graphsvc:problem:<slug>`. */
+  type: string;
+  /** Short summary of the status. */
+  title: string;
+  /** HTTP status. */
+  status: number;
+  /** What exactly was wrong. */
+  detail: string;
+}
 
 /**
  * Builds an `application/problem+json` response.
@@ -55,7 +70,7 @@ export function problem(
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): Response {
-  const body = {
+  const body: ProblemDocument & Record<string, unknown> = {
     type: `urn:graphsvc:problem:${slug}`,
     title: TITLES[slug],
     status,

@@ -10,6 +10,7 @@ import { type ExecutionResult, getOperationAST, type GraphQLSchema } from "graph
 import type { Graph } from "../../graph/graph.ts";
 import { executeDocument, parseQuery } from "./execute.ts";
 import { MAX_BODY_BYTES } from "./limits.ts";
+import { problem, type ProblemSlug } from "../problem.ts";
 
 /** The snapshot a request is answered from. */
 export interface GraphQLState {
@@ -29,42 +30,25 @@ export interface GraphQLHandlerOptions {
   readonly maxBodyBytes?: number;
 }
 
-/** `application/problem+json` body (rest-api.md R90). */
-export interface ProblemDocument {
-  /** `urn:graphsvc:problem:<slug>`. */
-  type: string;
-  /** Short summary of the status. */
-  title: string;
-  /** HTTP status. */
-  status: number;
-  /** What exactly was wrong. */
-  detail: string;
-}
+/** `application/problem+json` body of a refused request (rest-api.md R90). */
+export type { ProblemDocument } from "../problem.ts";
 
-const TITLES: Record<number, string> = {
-  400: "Bad Request",
-  405: "Method Not Allowed",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  500: "Internal Server Error",
+/** The problem type of each status the handler answers with a problem document. */
+const SLUGS: Readonly<Record<number, ProblemSlug>> = {
+  400: "bad-request",
+  405: "method-not-allowed",
+  413: "payload-too-large",
+  415: "unsupported-media-type",
+  500: "internal",
 };
 
-/** Builds a problem-document response. */
-export function problemResponse(
+/** A problem document with the slug of `status` (the REST endpoints' builder, one format). */
+function problemResponse(
   status: number,
   detail: string,
   headers: Record<string, string> = {},
 ): Response {
-  const body: ProblemDocument = {
-    type: `urn:graphsvc:problem:${status === 500 ? "internal" : "bad-request"}`,
-    title: TITLES[status] ?? "Error",
-    status,
-    detail,
-  };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/problem+json", ...headers },
-  });
+  return problem(status, SLUGS[status] ?? "bad-request", detail, {}, headers);
 }
 
 class BadRequest extends Error {

@@ -61,10 +61,13 @@ async function expectProblem(res: Response, status: number, detail: RegExp): Pro
   assert.equal(res.status, status);
   assert.equal(res.headers.get("content-type"), "application/problem+json");
   const body = await res.json();
-  assert.equal(
-    body.type,
-    status === 500 ? "urn:graphsvc:problem:internal" : "urn:graphsvc:problem:bad-request",
-  );
+  const slug = {
+    405: "method-not-allowed",
+    413: "payload-too-large",
+    415: "unsupported-media-type",
+    500: "internal",
+  }[status] ?? "bad-request";
+  assert.equal(body.type, `urn:graphsvc:problem:${slug}`);
   assert.equal(body.status, status);
   assert.equal(typeof body.title, "string");
   assert.match(body.detail, detail);
