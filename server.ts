@@ -457,10 +457,16 @@ function watchForChanges(
           else changed = undefined;
         }
         clearTimeout(timer);
-        timer = setTimeout(() => {
-          const request = changed ? { changed: [...changed].sort() } : {};
+        timer = setTimeout(async () => {
+          const paths = changed ? [...changed].sort() : undefined;
           changed = new Set();
-          engine.requestRebuild(request);
+          // The echo of a change already built (the server's own writes request their build
+          // themselves) is left out: one write, one generation.
+          if (paths && await engine.accountsFor(paths)) {
+            log("debug", `file watcher: ${paths.join(", ")} already built; no rebuild`);
+            return;
+          }
+          engine.requestRebuild(paths ? { changed: paths } : {});
         }, 200);
       }
     } catch { /* watcher closed */ }

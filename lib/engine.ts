@@ -8,7 +8,7 @@
  */
 import { Graph, type JsonValue } from "./graph/graph.ts";
 import type { Workspace } from "./workspace/workspace.ts";
-import { type LayerSource, loadSourceSet } from "./workspace/sources.ts";
+import { layersInOrder, type LayerSource, loadSourceSet } from "./workspace/sources.ts";
 import { emptyManifest, type ModuleManifest } from "./workspace/manifest.ts";
 import type { Artifact, TemplateRenderer } from "./pipeline/context.ts";
 import type { AssetTableInfo, BuildOutcome, BuildStats, RulePhases } from "./pipeline/build.ts";
@@ -174,6 +174,10 @@ export class GraphEngine {
   readonly #builder = new IncrementalBuilder();
   /** Whether a request served by the next build did not say what it changed. */
   #unknownChange = false;
+  /** Data-directory files (path → text) of the newest build that has read its sources. */
+  #lastRead: ReadonlyMap<string, string> | undefined;
+  /** Whether a requested build has not read the workspace yet (it will see today's files). */
+  #readPending = false;
 
   /** Creates an engine; nothing is built until a rebuild is requested. @param options workspace, modules, parameters and pipeline hooks */
   constructor(options: GraphEngineOptions) {
@@ -253,6 +257,7 @@ export class GraphEngine {
    */
   requestRebuild(request: RebuildRequest = {}): number {
     if (request.before) this.#beforeNextBuild.push(request.before);
+    this.#readPending = true;
     if (!request.changed) this.#unknownChange = true;
     if (this.#running) {
       if (!this.#queued) {
@@ -276,6 +281,45 @@ export class GraphEngine {
       generation = this.#lastScheduled;
     }
     this.#running = undefined;
+  }
+
+  /**
+   * Whether the builds already requested account for the current content of `paths`
+   * (data-directory relative): a requested build has not read the workspace yet, or the newest
+   * build that has read it read exactly what each path holds now. A file watcher uses this to
+   * leave out the echo of a change that was already built, such as the server's own writes (each
+   * of which requests its own build); any doubt (a path the build did not read, a file that
+   * cannot be read) answers false.
+   *
+   * @example
+   * ```ts
+   * import { GraphEngine } from "./engine.ts";
+   * import { MemoryWorkspace } from "./workspace/memory.ts";
+   * import { createTemplateRenderer } from "./pipeline/templates.ts";
+   * const workspace = new MemoryWorkspace({ "assets/host.csv": "name\nweb-1\n" });
+   * const engine = new GraphEngine({ workspace, createTemplates: createTemplateRenderer });
+   * await engine.rebuild();
+   * console.log(await engine.accountsFor(["assets/host.csv"])); // true
+   * await workspace.writeTextAtomic("assets/host.csv", "name\nweb-2\n");
+   * console.log(await engine.accountsFor(["assets/host.csv"])); // false
+   * ```
+   */
+  async accountsFor(paths: readonly string[]): Promise<boolean> {
+    if (this.#readPending) return true;
+    const files = this.#lastRead;
+    if (!files) return false;
+    for (const path of paths) {
+      const known = files.get(path);
+      if (known === undefined) return false;
+      let text: string | undefined;
+      try {
+        text = await this.#options.workspace.readText(path);
+      } catch {
+        return false;
+      }
+      if (text !== known) return false;
+    }
+    return true;
   }
 
   /** Resolves with the status of build `generation` (or a later one) once it has finished. */
@@ -349,7 +393,9 @@ export class GraphEngine {
         `build ${generation}: loading the data directory` +
           (moduleCount > 0 ? ` and ${moduleCount} module(s)` : ""),
       );
+      this.#readPending = false;
       const sources = await loadSourceSet(this.#options.workspace, this.#options.modules ?? []);
+      this.#lastRead = layersInOrder(sources).find((l) => l.isDataDir)?.files;
       // Sliced: readers keep being answered from the current snapshot while this builds.
       // Incremental where provably equal to a full build; the published graph is never mutated.
       const build = await this.#builder.buildSliced(sources, {
@@ -416,6 +462,8 @@ export class GraphEngine {
       };
       line("error", `build ${generation} failed: ${status.error}`);
     }
+    // A build that failed before reading the workspace read nothing: only a queued one will.
+    if (!this.#queued) this.#readPending = false;
     this.#lastStatus = status;
     const ok = status.status !== "failed";
     this.#emit({
