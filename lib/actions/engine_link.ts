@@ -11,7 +11,9 @@ import type { JsonValue } from "../graph/graph.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { McpActions } from "../mcp/server.ts";
 import type { ActionSockets } from "../apps/proxy.ts";
-import { moduleSlug } from "../workspace/module_source.ts";
+import { dataDirModuleId } from "../workspace/module_source.ts";
+
+export { dataDirModuleId };
 import { type ActionLayer, ActionService, type ActionServiceOptions } from "./service.ts";
 
 const encoder = new TextEncoder();
@@ -66,32 +68,6 @@ export async function readActionLayer(
       return out;
     },
   };
-}
-
-/**
- * The module id of the data directory's actions (MP7, AC11 `/api/actions/<id>/<action>`): the
- * slug of its `module.toml` `[module].name`, like a module's id and like its app's id
- * (`/apps/<id>/`); `data` when the data directory declares no name. An id taken by a module
- * (or the reserved `runs`) gets a `-2`, `-3`, … suffix.
- *
- * @example
- * ```ts
- * import { dataDirModuleId } from "./engine_link.ts";
- * console.log(dataDirModuleId("Web Shop", [])); // "web-shop"
- * console.log(dataDirModuleId(undefined, [])); // "data"
- * console.log(dataDirModuleId("net", ["net"])); // "net-2"
- * ```
- */
-export function dataDirModuleId(
-  declaredName: string | undefined,
-  moduleIds: readonly string[],
-): string {
-  const base = declaredName !== undefined && declaredName.trim() !== ""
-    ? moduleSlug(declaredName)
-    : "data";
-  let id = base;
-  for (let n = 2; id === "runs" || moduleIds.includes(id); n++) id = `${base}-${n}`;
-  return id;
 }
 
 /**

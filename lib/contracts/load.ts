@@ -53,11 +53,14 @@ export class ContractLoader {
    */
   constructor(readonly dataDir: Workspace, readonly modules: readonly LayerSource[] = []) {}
 
-  /** Every usable contract and every file's error, modules first then the data directory. */
-  async loadAll(): Promise<ContractCatalog> {
+  /**
+   * Every usable contract and every file's error, modules first then the data directory, whose
+   * contracts carry the module id `dataId` (MP7: the slug of its name; `data` when unnamed).
+   */
+  async loadAll(dataId = "data"): Promise<ContractCatalog> {
     const files: ContractFile[] = [];
     for (const m of this.modules) files.push(...await readLayer(m.workspace, m.id, false));
-    files.push(...await readLayer(this.dataDir, "data", true));
+    files.push(...await readLayer(this.dataDir, dataId, true));
     const contracts: Contract[] = [];
     const errors: ParseError[] = [];
     const byName = new Map<string, Contract>();

@@ -10,6 +10,7 @@ import type { JsonValue } from "../graph/graph.ts";
 import type { TemplateRenderer } from "../pipeline/context.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { LayerSource } from "../workspace/sources.ts";
+import { dataDirModuleId } from "../workspace/module_source.ts";
 import type { WriteService } from "../writes/service.ts";
 import { callContract, type ContractCallResult } from "./execute.ts";
 import { type ContractCatalog, ContractLoader } from "./load.ts";
@@ -21,8 +22,14 @@ export interface ContractHost {
   readonly workspace: Workspace;
   /** Module layers in load order. */
   readonly modules: readonly LayerSource[];
-  /** The published snapshot: its resolved parameters render the templates. */
-  readonly current: { readonly params: Readonly<Record<string, unknown>> };
+  /**
+   * The published snapshot: its resolved parameters render the templates; its manifest's
+   * data-directory name gives the data directory's module id (MP7).
+   */
+  readonly current: {
+    readonly params: Readonly<Record<string, unknown>>;
+    readonly manifest?: { readonly modules: readonly { layer: string; name: string }[] };
+  };
   /** A template renderer for the given parameters. */
   createTemplates(params: Readonly<Record<string, JsonValue>>): TemplateRenderer;
 }
@@ -63,7 +70,10 @@ export class ContractService {
 
   /** Every usable contract and the located error of every broken file (AC40). */
   async catalog(): Promise<ContractCatalog> {
-    const catalog = await this.#loader.loadAll();
+    const declared = this.host.current.manifest?.modules.find((m) => m.layer === "data")?.name;
+    const catalog = await this.#loader.loadAll(
+      dataDirModuleId(declared, this.host.modules.map((m) => m.id)),
+    );
     const now = new Set(catalog.errors.map((e) => e.message));
     for (const message of now) {
       if (!this.#reported.has(message)) this.#log(`contracts: ${message}`);

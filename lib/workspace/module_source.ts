@@ -275,3 +275,29 @@ export function uniqueIds(wanted: readonly string[]): string[] {
     return id;
   });
 }
+
+/**
+ * The module id of the data directory (MP7; actions under `/api/actions/<id>/<action>`, the
+ * `module` of its contracts): the slug of its `module.toml` `[module].name`, like a module's
+ * id; `data` when the data directory declares no name. An id taken by a module
+ * (or the reserved `runs`) gets a `-2`, `-3`, … suffix.
+ *
+ * @example
+ * ```ts
+ * import { dataDirModuleId } from "./module_source.ts";
+ * console.log(dataDirModuleId("Web Shop", [])); // "web-shop"
+ * console.log(dataDirModuleId(undefined, [])); // "data"
+ * console.log(dataDirModuleId("net", ["net"])); // "net-2"
+ * ```
+ */
+export function dataDirModuleId(
+  declaredName: string | undefined,
+  moduleIds: readonly string[],
+): string {
+  const base = declaredName !== undefined && declaredName.trim() !== ""
+    ? moduleSlug(declaredName)
+    : "data";
+  let id = base;
+  for (let n = 2; id === "runs" || moduleIds.includes(id); n++) id = `${base}-${n}`;
+  return id;
+}

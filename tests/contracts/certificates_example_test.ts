@@ -138,6 +138,9 @@ Deno.test("AC40 AC44 AC10 the certificates example builds with no issue; its con
       "SubmitCsr",
     ]);
     const request = contracts.body.find((c: { name: string }) => c.name === "RequestCertificate");
+    // MP7: the data directory's module id is the slug of its [module] name, for contracts as
+    // for actions.
+    assertEquals(request.module, "certificates");
     assertEquals(request.inputs[1], {
       name: "key_type",
       type: "string",
