@@ -9,7 +9,6 @@
  */
 import type { JsonValue } from "../graph/graph.ts";
 import { CsvEditError, CsvEditor } from "../formats/csv_edit.ts";
-import { ParseError } from "../formats/errors.ts";
 import type { AssetDeclaration, ModuleManifest } from "../workspace/manifest.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { UnsafePathError } from "../workspace/workspace.ts";
@@ -22,7 +21,7 @@ import { checkDeclaredColumns, jsonToCell } from "./cells.ts";
 import { WriteError } from "./errors.ts";
 import { parseFormRows } from "./form_rows.ts";
 import { KeyedMutex } from "./keyed_mutex.ts";
-import { runTransaction, type TransactionBody } from "./transaction.ts";
+import { openEditor, runTransaction, type TransactionBody } from "./transaction.ts";
 
 /** What a write needs to know about the current build: declarations and parameter values. */
 export interface WriteContext {
@@ -527,19 +526,5 @@ export class WriteService {
       for (const field of Object.keys(values)) if (!header.includes(field)) header.push(field);
     }
     return header;
-  }
-}
-
-function openEditor(text: string, path: string): CsvEditor {
-  try {
-    return CsvEditor.parse(text, path);
-  } catch (e) {
-    if (e instanceof ParseError) {
-      throw new WriteError(
-        "validation-failed",
-        `${e.message} (the file must be repaired before it can be written through the API)`,
-      );
-    }
-    throw e;
   }
 }

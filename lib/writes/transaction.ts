@@ -166,7 +166,11 @@ export async function commitFiles(
   }
 }
 
-function openEditor(text: string, path: string): CsvEditor {
+/**
+ * A CSV editor over `text`; a file that does not parse is a `validation-failed` write error
+ * (it must be repaired before the API writes to it).
+ */
+export function openEditor(text: string, path: string): CsvEditor {
   try {
     return CsvEditor.parse(text, path);
   } catch (e) {

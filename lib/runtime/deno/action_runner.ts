@@ -18,6 +18,7 @@ import {
 } from "../../actions/seal.ts";
 import { maskSecrets } from "../../actions/runs.ts";
 import { spawnGrouped } from "./process_group.ts";
+import { readLines } from "./lines.ts";
 
 /** Options of {@link denoActionRunner}. */
 export interface DenoActionRunnerOptions {
@@ -77,21 +78,6 @@ async function resolveProgram(name: string, path: string): Promise<string | unde
     } catch { /* next */ }
   }
   return undefined;
-}
-
-async function readLines(stream: ReadableStream<Uint8Array>, onLine: (l: string) => void) {
-  let buffer = "";
-  try {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        onLine(buffer.slice(0, nl).replace(/\r$/, ""));
-        buffer = buffer.slice(nl + 1);
-      }
-    }
-  } catch { /* cancelled */ }
-  if (buffer !== "") onLine(buffer);
 }
 
 function substitute(text: string, secrets: ReadonlyMap<string, string>): string {
@@ -212,8 +198,12 @@ export function denoActionRunner(
         const timer = req.timeoutMs !== undefined
           ? setTimeout(() => kill("timeout"), req.timeoutMs)
           : undefined;
-        const out = readLines(child.stdout, (l) => req.onOutput("stdout", mask(l)));
-        const err = readLines(child.stderr, (l) => req.onOutput("stderr", mask(l)));
+        const out = readLines(child.stdout, (l) => req.onOutput("stdout", mask(l)), {
+          ignoreErrors: true,
+        });
+        const err = readLines(child.stderr, (l) => req.onOutput("stderr", mask(l)), {
+          ignoreErrors: true,
+        });
         const status = await child.status;
         clearTimeout(timer);
         clearTimeout(killTimer);

@@ -12,6 +12,7 @@ import type {
   ProcessRunner,
 } from "../../generators/ports.ts";
 import { normalizeWorkspacePath } from "../../workspace/workspace.ts";
+import { readLines } from "./lines.ts";
 
 function absolute(path: string): string {
   return path.startsWith("/") ? path : `${Deno.cwd()}/${path.replace(/^\.\//, "")}`;
@@ -35,22 +36,6 @@ async function resolveProgram(name: string, path: string | undefined): Promise<s
     if (await isExecutableFile(candidate)) return candidate;
   }
   throw new Error(`command '${name}' not found in PATH`);
-}
-
-async function readLines(
-  stream: ReadableStream<Uint8Array>,
-  onLine: (line: string) => void,
-): Promise<void> {
-  let buffer = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      onLine(buffer.slice(0, nl).replace(/\r$/, ""));
-      buffer = buffer.slice(nl + 1);
-    }
-  }
-  if (buffer !== "") onLine(buffer);
 }
 
 /**
