@@ -44,7 +44,13 @@ import { VaultServer } from "./lib/vault/server.ts";
 import { VaultStateError } from "./lib/vault/state.ts";
 import { FileVaultStore } from "./lib/runtime/deno/vault_store.ts";
 import { registerVaultCommands } from "./lib/cli/vault_commands.ts";
-import { envOption, falseLookingFlagVariable, withoutEnv } from "./lib/cli/env_options.ts";
+import {
+  envOption,
+  falseLookingFlagVariable,
+  optionOrigin,
+  withoutEnv,
+} from "./lib/cli/env_options.ts";
+import { type LogSink, StartupLog } from "./lib/cli/startup_log.ts";
 import {
   type ModContext,
   registerModCommands,
@@ -105,8 +111,12 @@ function makeLogger(
   };
 }
 
-/** Where module resolution and the `mod` commands work (MP10–MP20). */
-function modContext(opts: GlobalOptions): ModContext {
+/**
+ * Where module resolution and the `mod` commands work (MP10–MP20). Every line — fetch progress
+ * (clones and downloads at info, mirror updates at debug) and resolution warnings — goes to
+ * `log`, the CLI's logger (CL20).
+ */
+function modContext(opts: GlobalOptions, log: LogSink): ModContext {
   const write = (fd: typeof Deno.stdout, text: string) => {
     const bytes = new TextEncoder().encode(text);
     for (let off = 0; off < bytes.length;) off += fd.writeSync(bytes.subarray(off));
@@ -125,22 +135,17 @@ function modContext(opts: GlobalOptions): ModContext {
     fetcher: denoModuleFetcher({
       cacheDir: moduleCacheDir(Deno.env.toObject()),
       offline: opts.offline === true,
-      // Clones and downloads at info; mirror updates only with --log-level debug.
-      log: (level, text) => {
-        if (level === "info" || opts.logLevel === "debug") {
-          console.error(`${level.toUpperCase()} ${text}`);
-        }
-      },
+      log,
     }),
     stdout: (text) => write(Deno.stdout, text),
-    stderr: (text) => write(Deno.stderr, text),
+    log,
   };
 }
 
 /** `--module` sources and `[dependencies]`, resolved; failures are configuration errors (MP13). */
-async function resolveModules(opts: GlobalOptions): Promise<LayerSource[]> {
+async function resolveModules(opts: GlobalOptions, log: LogSink): Promise<LayerSource[]> {
   try {
-    return await resolveLayerSources(modContext(opts), (m) => console.error(`WARN ${m}`));
+    return await resolveLayerSources(modContext(opts, log), (m) => log("warn", m));
   } catch (e) {
     if (e instanceof ModuleResolutionError || e instanceof ParseError) {
       throw new UsageError(e.message);
@@ -171,29 +176,53 @@ interface GlobalOptions {
   vault?: string;
 }
 
+/**
+ * Names the origin of an option's value in messages: its `GRAPHSVC_*` variable when the value
+ * came from the environment, else its flag (issue 18 item 5).
+ */
+type OriginOf = (key: string) => string;
+
+/** A usage error unless `dir` is a directory, naming where the directory was given. */
+async function requireDataDir(dir: string, origin: OriginOf): Promise<void> {
+  try {
+    if ((await Deno.stat(dir)).isDirectory) return;
+  } catch { /* reported below */ }
+  throw new UsageError(`${origin("dataDir")}: data directory '${dir}' does not exist`);
+}
+
 /** The generator scheduler of each engine made by {@link createEngine} (GN4–GN8). */
 const schedulers = new WeakMap<GraphEngine, GeneratorScheduler>();
 
-async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
+/**
+ * The engine of a run. Lines logged while it is set up (module resolution and fetching, layout
+ * and parameter warnings) go to `startup`, which prints them at once; builds replay them into
+ * their log (the first all of them, later ones the warnings), so `/api/build/stream` has them
+ * too (CL20).
+ */
+async function createEngine(
+  opts: GlobalOptions,
+  startup: StartupLog,
+  origin: OriginOf,
+): Promise<GraphEngine> {
+  const log = startup.log;
   let params: Record<string, JsonValue> = {};
   for (const value of opts.moduleParams) {
     try {
-      params = { ...params, ...parseModuleParams(value, readTextSync) };
+      params = {
+        ...params,
+        ...parseModuleParams(value, readTextSync, origin("moduleParams")),
+      };
     } catch (e) {
       if (e instanceof ModuleParamsError) throw new UsageError(e.message);
       throw e;
     }
   }
-  try {
-    if (!(await Deno.stat(opts.dataDir)).isDirectory) throw new Error();
-  } catch {
-    throw new UsageError(`data directory '${opts.dataDir}' does not exist`);
-  }
-  warnDataDirLayout(opts.dataDir, opts.module.length > 0);
+  await requireDataDir(opts.dataDir, origin);
+  warnDataDirLayout(opts.dataDir, opts.module.length > 0, origin("dataDir"), log);
   const workspace = new DenoFsWorkspace(opts.dataDir);
-  const modules = await resolveModules(opts);
+  const modules = await resolveModules(opts, log);
   // Values set through the API persist across restarts; command-line values win (R23).
-  const persisted = await loadPersistedParams(workspace, (m) => console.error(`WARN ${m}`));
+  const persisted = await loadPersistedParams(workspace, (m) => log("warn", m));
   params = { ...persisted, ...params };
   await checkConfiguration(workspace, modules, params);
   // Generators run at the start of every build unless `--no-generators` (GN4).
@@ -203,11 +232,13 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
     host: denoGeneratorHost(opts.dataDir),
     env: Deno.env.toObject(),
     params: () => engine.params,
-    secrets: vaultSecrets(),
+    secrets: vaultSecrets(log),
   });
   const engine: GraphEngine = new GraphEngine({
-    // Every build first bootstraps missing starter data (MP35), then runs generators (GN4).
+    // Every build first bootstraps missing starter data (MP35), then runs generators (GN4). The
+    // setup's lines come first (CL20).
     prepare: async (log) => {
+      startup.replay(log);
       const { lines, warnings } = await bootstrapDataDir(workspace, modules);
       for (const l of lines) {
         if (l.action === "created") log("info", `bootstrap: created ${l.path}`);
@@ -231,11 +262,11 @@ async function createEngine(opts: GlobalOptions): Promise<GraphEngine> {
  * The generators' secrets (GN16): the vault first when `GRAPHSVC_VAULT_*` configure a client
  * (AC61), then `GRAPHSVC_SECRET_*` variables; `undefined` keeps the scheduler's default.
  */
-function vaultSecrets() {
+function vaultSecrets(log: LogSink) {
   const env = Deno.env.toObject();
   const client = vaultClient();
   if (!client) return undefined;
-  const vault = vaultSecretProvider(client, (m) => console.error(`WARN ${m}`));
+  const vault = vaultSecretProvider(client, (m) => log("warn", m));
   return chainSecretProviders(vault, envSecretProvider(env));
 }
 
@@ -253,13 +284,19 @@ function writeAll(fd: typeof Deno.stdout, text: string): void {
   for (let off = 0; off < bytes.length;) off += fd.writeSync(bytes.subarray(off));
 }
 
-/** The built-in vault server of `--vault <state.json>` (AC60); a bad state file is exit 2. */
-async function openVault(path: string | undefined): Promise<VaultServer | undefined> {
+/**
+ * The built-in vault server of `--vault <state.json>` (AC60); a bad state file is exit 2,
+ * naming `--vault` or `GRAPHSVC_VAULT`, whichever set it.
+ */
+async function openVault(
+  path: string | undefined,
+  origin: OriginOf,
+): Promise<VaultServer | undefined> {
   if (!path) return undefined;
   try {
     return await VaultServer.open(new FileVaultStore(path));
   } catch (e) {
-    if (e instanceof VaultStateError) throw new UsageError(`--vault: ${e.message}`);
+    if (e instanceof VaultStateError) throw new UsageError(`${origin("vault")}: ${e.message}`);
     throw e;
   }
 }
@@ -268,7 +305,12 @@ async function openVault(path: string | undefined): Promise<VaultServer | undefi
  * A data directory keeps its CSVs under `assets/` (A1): warn when it has none (unless modules
  * bring the rules), or when it is itself an `assets/` folder or holds CSVs at its root.
  */
-function warnDataDirLayout(dataDir: string, hasModules: boolean): void {
+function warnDataDirLayout(
+  dataDir: string,
+  hasModules: boolean,
+  origin: string,
+  log: LogSink,
+): void {
   const isDir = (p: string) => {
     try {
       return Deno.statSync(p).isDirectory;
@@ -283,14 +325,13 @@ function warnDataDirLayout(dataDir: string, hasModules: boolean): void {
     for (const e of Deno.readDirSync(dataDir)) csvAtRoot ||= e.isFile && /\.csv$/i.test(e.name);
   } catch { /* unreadable: the build reports it */ }
   if (base === "assets" || csvAtRoot) {
-    console.error(
-      `WARN data directory '${dataDir}' looks like an assets/ folder itself (CSV files at its ` +
-        `root are not loaded); pass its parent directory as --data-dir`,
+    log(
+      "warn",
+      `data directory '${dataDir}' looks like an assets/ folder itself (CSV files at its ` +
+        `root are not loaded); pass its parent directory as ${origin}`,
     );
   } else if (!hasModules) {
-    console.error(
-      `WARN data directory '${dataDir}' has no assets/ folder: no asset CSVs will be loaded`,
-    );
+    log("warn", `data directory '${dataDir}' has no assets/ folder: no asset CSVs will be loaded`);
   }
 }
 
@@ -458,6 +499,10 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
     .exitOverride()
     .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) })
     .showHelpAfterError();
+  /** The logger of the global options: edition, `--log-level` and `--log-format` (CL20). */
+  const logger = (opts: GlobalOptions) =>
+    makeLogger(opts.logLevel as Level, edition, opts.logFormat);
+  const origin: OriginOf = (key) => optionOrigin(program as unknown as Command, key);
 
   program
     .command("serve")
@@ -507,11 +552,13 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
     )
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
-      const vault = await openVault(opts.vault);
-      const engine = await createEngine(opts);
-      const log = makeLogger(opts.logLevel as Level, edition, opts.logFormat);
+      const vault = await openVault(opts.vault, origin);
+      const log = logger(opts);
+      const startup = new StartupLog(log);
+      const engine = await createEngine(opts, startup, origin);
       engine.subscribe((e) => {
-        if (e.kind === "line") log(e.level, e.text);
+        // Setup lines replayed into the first build were printed when they happened.
+        if (e.kind === "line" && !startup.replaying) log(e.level, e.text);
       });
       await serveOrUsageError(cmd.port, cmd.host, () =>
         serve(engine, {
@@ -544,16 +591,12 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
     .description("copy missing starter data of modules into the data directory (never overwrites)")
     .action(async () => {
       const opts = program.opts() as GlobalOptions;
-      try {
-        if (!(await Deno.stat(opts.dataDir)).isDirectory) throw new Error();
-      } catch {
-        throw new UsageError(`data directory '${opts.dataDir}' does not exist`);
-      }
+      const log = logger(opts);
+      await requireDataDir(opts.dataDir, origin);
       const result = await bootstrapDataDir(
         new DenoFsWorkspace(opts.dataDir),
-        await resolveModules(opts),
+        await resolveModules(opts, log),
       );
-      const log = makeLogger(opts.logLevel as Level, edition, opts.logFormat);
       for (const w of result.warnings) log("warn", `bootstrap: ${w}`);
       // Results go to stdout (CL20): one line per file, `created` or `kept` (MP35).
       for (const l of result.lines) console.log(`${l.action} ${l.path}`);
@@ -576,12 +619,17 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
     )
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
-      const engine = await createEngine(opts);
-      const log = makeLogger(opts.logLevel as Level, edition, opts.logFormat);
+      const log = logger(opts);
+      const startup = new StartupLog(log);
+      const engine = await createEngine(opts, startup, origin);
       engine.subscribe((e) => {
-        // Generator warnings are no build issues: they are only in the stream (GN7, GN8).
-        if (e.kind !== "line") return;
-        if ((e.level !== "error" && e.level !== "warn") || e.text.startsWith("generator")) {
+        // Setup lines replayed into the first build were printed when they happened.
+        if (e.kind !== "line" || startup.replaying) return;
+        // Generator and bootstrap warnings are no build issues: only lines (GN7, GN8, MP35).
+        if (
+          (e.level !== "error" && e.level !== "warn") || e.text.startsWith("generator") ||
+          e.text.startsWith("bootstrap:")
+        ) {
           log(e.level, e.text);
         }
       });
@@ -642,13 +690,20 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
     });
   registerModCommands(program, {
     exit,
-    context: () => Promise.resolve(modContext(program.opts() as GlobalOptions)),
+    context: () => {
+      const opts = program.opts() as GlobalOptions;
+      return Promise.resolve(modContext(opts, logger(opts)));
+    },
     usageError: (message) => new UsageError(message),
   });
   registerSchemaCommands(program, {
     edition,
     exit,
-    engine: () => createEngine(program.opts() as GlobalOptions),
+    engine: () => {
+      const opts = program.opts() as GlobalOptions;
+      return createEngine(opts, new StartupLog(logger(opts)), origin);
+    },
+    log: (level, text) => logger(program.opts() as GlobalOptions)(level, text),
     io: denoSchemaIO(),
   });
   registerVaultCommands(program, exit, {

@@ -120,3 +120,25 @@ export function falseLookingFlagVariable(
   }
   return undefined;
 }
+
+/**
+ * The name a message about option `key` (its attribute name, e.g. `dataDir`) should use: its
+ * `GRAPHSVC_*` variable when the value came from the environment, else its long flag. Errors
+ * found after parsing (a missing data directory, a bad vault state file) name the place the
+ * user actually set (issue 18 item 5).
+ *
+ * @example
+ * ```ts
+ * import { Command } from "@commander-js/extra-typings";
+ * import { envOption, optionOrigin } from "./env_options.ts";
+ * const program = new Command().addOption(envOption("--data-dir <dir>", "data"));
+ * program.parse([], { from: "user" });
+ * console.log(optionOrigin(program, "dataDir")); // "--data-dir"
+ * ```
+ */
+export function optionOrigin(cmd: Command, key: string): string {
+  const option = cmd.options.find((o) => o.attributeName() === key);
+  if (!option) return key;
+  if (option.envVar && cmd.getOptionValueSource(key) === "env") return option.envVar;
+  return option.long ?? key;
+}

@@ -53,8 +53,11 @@ export interface ModContext {
   fetcher: ModFetcher;
   /** Command results. */
   stdout(text: string): void;
-  /** Diagnostics. */
-  stderr(text: string): void;
+  /**
+   * Log lines (warnings of the resolution): the CLI's logger, so they carry its edition's form
+   * and `--log-format` (CL20).
+   */
+  log(level: "error" | "warn" | "info" | "debug", text: string): void;
 }
 
 /** What the commands need from the CLI around them. */
@@ -87,7 +90,7 @@ async function guarded<T>(usage: (m: string) => Error, run: () => Promise<T>): P
  *
  * @example
  * ```ts ignore
- * const modules = await resolveLayerSources(ctx, (m) => console.error(`WARN ${m}`));
+ * const modules = await resolveLayerSources(ctx, (m) => log("warn", m));
  * ```
  */
 export async function resolveLayerSources(
@@ -175,7 +178,7 @@ export function registerModCommands(program: Command, deps: ModCommandDeps): voi
       }));
     for (const w of r.warnings) {
       if (w.code !== "lock_missing" || unpin === undefined) {
-        ctx.stderr(`WARN ${w.code}: ${w.message}\n`);
+        ctx.log("warn", `${w.code}: ${w.message}`);
       }
     }
     return { ...t, r };
@@ -231,7 +234,18 @@ export function registerModCommands(program: Command, deps: ModCommandDeps): voi
     .description("compare module.lock with module.toml and the remotes; list available updates")
     .action(async () => {
       const ctx = await deps.context();
-      const { r } = await resolve(ctx);
+      // MP20: `mod check` reports and exits 0 always, also when the tree cannot be resolved
+      // (its configuration errors are exit 2 for every other command, CL21).
+      deps.exit.code = 0;
+      let r: ResolveResult;
+      try {
+        r = (await resolve(ctx)).r;
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        // A finding of the check, like an unreachable remote below: part of its report.
+        ctx.stdout(`cannot resolve the modules: ${message}\n`);
+        return;
+      }
       const lines: string[] = [];
       if (!r.hasLock) lines.push(`no ${LOCK_FILE}: run 'mod lock' to pin the dependencies`);
       for (const e of r.lock) {
@@ -264,8 +278,6 @@ export function registerModCommands(program: Command, deps: ModCommandDeps): voi
       }
       if (lines.length === 0) lines.push("all dependencies are up to date");
       for (const l of lines) ctx.stdout(l + "\n");
-      // MP20: `mod check` reports; it never fails the run.
-      deps.exit.code = 0;
     });
 }
 

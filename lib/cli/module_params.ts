@@ -18,7 +18,9 @@ export class ModuleParamsError extends Error {
 }
 
 /**
- * Parses one `--module-params` value. `readFile` resolves `@file` forms.
+ * Parses one `--module-params` value. `readFile` resolves `@file` forms; `name` is where the
+ * value came from, for messages (`--module-params`, or `GRAPHSVC_MODULE_PARAMS` when the
+ * environment set it).
  *
  * @example
  * ```ts
@@ -29,30 +31,35 @@ export class ModuleParamsError extends Error {
 export function parseModuleParams(
   value: string,
   readFile: (path: string) => string | undefined,
+  name = "--module-params",
 ): Record<string, JsonValue> {
   const text = value.trim();
   if (text.startsWith("@")) {
     const path = text.slice(1);
     const content = readFile(path);
-    if (content === undefined) throw new ModuleParamsError(`cannot read parameter file '${path}'`);
+    if (content === undefined) {
+      throw new ModuleParamsError(`${name}: cannot read parameter file '${path}'`);
+    }
     if (/\.toml$/i.test(path)) {
       try {
         return parseTomlDocument(content, path);
       } catch (e) {
         throw new ModuleParamsError(
-          `parameter file '${path}' is not valid TOML: ${e instanceof Error ? e.message : e}`,
+          `${name}: parameter file '${path}' is not valid TOML: ${
+            e instanceof Error ? e.message : e
+          }`,
         );
       }
     }
-    return parseObject(content, `parameter file '${path}'`);
+    return parseObject(content, `${name}: parameter file '${path}'`);
   }
-  if (text.startsWith("{")) return parseObject(text, "--module-params");
+  if (text.startsWith("{")) return parseObject(text, name);
   const out: Record<string, JsonValue> = {};
   for (const pair of text.split(",")) {
     if (pair.trim() === "") continue;
     const eq = pair.indexOf("=");
     if (eq <= 0) {
-      throw new ModuleParamsError(`expected key=value in --module-params, got '${pair}'`);
+      throw new ModuleParamsError(`expected key=value in ${name}, got '${pair}'`);
     }
     out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
   }

@@ -48,6 +48,11 @@ export interface SchemaCommandDeps {
   engine(): Promise<GraphEngine>;
   /** Runtime IO. */
   io: SchemaCommandIO;
+  /**
+   * Log lines (the CLI's edition- and `--log-format`-aware logger, CL20); default: `LEVEL text`
+   * lines on {@link SchemaCommandIO.stderr}.
+   */
+  log?: (level: "error" | "warn" | "info" | "debug", text: string) => void;
 }
 
 const EXIT_FAILED = 1;
@@ -140,12 +145,14 @@ export function registerSchemaCommands(program: Command, deps: SchemaCommandDeps
           today,
         },
       );
+      const log = deps.log ??
+        ((level: string, text: string) => io.stderr(`${level.toUpperCase()} ${text}\n`));
       for (const t of g.unknownTypes) {
-        io.stderr(`WARN generate-schema: unknown resource type '${t}' (not inferred)\n`);
+        log("warn", `generate-schema: unknown resource type '${t}' (not inferred)`);
       }
       if (cmdOpts.output) {
         await io.writeFile(cmdOpts.output, g.text);
-        io.stderr(`INFO wrote ${cmdOpts.output}\n`);
+        log("info", `wrote ${cmdOpts.output}`);
       } else io.stdout(g.text);
     });
 }
