@@ -206,3 +206,37 @@ Deno.test("CL21/MP16/MP6 cycles, unsatisfied versions and bad dependency specs e
   assert(bad.stderr.includes("dependency 'x'"), bad.stderr);
   await Deno.remove(root, { recursive: true });
 });
+
+Deno.test("MP20 mod check exits 0 always: a tree that cannot be resolved is reported, not exit 2", async () => {
+  const root = await Deno.makeTempDir({ prefix: "graphsvc-mod-" });
+  const env = { GRAPHSVC_MODULE_CACHE: `${root}/cache` };
+  // Online, a dependency whose source does not exist (MP13).
+  const missing = await tempWorkspace({
+    "module.toml": moduleToml(
+      "P",
+      "1.0.0",
+      `[dependencies]\nnet = "file://${root}/missing/net.git"\n`,
+    ),
+  });
+  const check = await cli(["--data-dir", missing, "mod", "check"], env);
+  assertEquals(check.code, 0, check.stderr);
+  assert(check.stdout.startsWith("cannot resolve the modules: "), check.stdout);
+  assert(check.stdout.includes("'net'") && check.stdout.includes("missing/net.git"), check.stdout);
+  // The same tree is a configuration error for the other commands (CL21).
+  const lock = await cli(["--data-dir", missing, "mod", "lock"], env);
+  assertEquals(lock.code, 2, lock.stderr);
+  // A malformed dependency spec, and nothing to check at all.
+  const bad = await tempWorkspace({
+    "module.toml": moduleToml("P", "1.0.0", '[dependencies]\nx = { git = "a", url = "b" }\n'),
+  });
+  const badCheck = await cli(["--data-dir", bad, "mod", "check"], env);
+  assertEquals(badCheck.code, 0, badCheck.stderr);
+  assert(badCheck.stdout.includes("dependency 'x'"), badCheck.stdout);
+  const empty = await tempWorkspace({ "assets/host.csv": "name\nweb\n" });
+  const none = await cli(["--data-dir", empty, "mod", "check"], env);
+  assertEquals(none.code, 0, none.stderr);
+  assert(none.stdout.includes("nothing to lock"), none.stdout);
+  // Usage errors of the command line itself stay exit 2 (CL22).
+  assertEquals((await cli(["--data-dir", empty, "mod", "check", "--nope"], env)).code, 2);
+  await Deno.remove(root, { recursive: true });
+});
