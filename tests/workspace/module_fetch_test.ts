@@ -180,3 +180,87 @@ Deno.test("MP10 local paths: directories (relative to the declaring module) and 
   );
   await Deno.remove(root, { recursive: true });
 });
+
+Deno.test("MP15 {version} of a GitHub release URL without a version: the latest release, then the lock", async () => {
+  const root = await Deno.makeTempDir({ prefix: "graphsvc-modfetch-" });
+  const zip = (version: string) =>
+    makeZip({ [`dns-${version}/module.toml`]: moduleToml("Dns", version) });
+  const bodies: Record<string, Uint8Array> = {
+    "/gh/acme/dns/releases/download/v1.2.0/dns-1.2.0.zip": zip("1.2.0"),
+    "/gh/acme/dns/releases/download/v1.3.0/dns-1.3.0.zip": zip("1.3.0"),
+    "/gh/acme/bare/releases/download/2.0/bare.zip": zip("2.0.0"),
+  };
+  // What the API says is the latest release of each repository (changed during the test).
+  const latest: Record<string, string> = { "acme/dns": "v1.2.0", "acme/bare": "2.0" };
+  const api: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    const release = /^\/api\/repos\/([^/]+\/[^/]+)\/releases\/latest$/.exec(path);
+    if (release) {
+      api.push(release[1]);
+      const tag = latest[release[1]];
+      if (tag === "garbage") return new Response("<html>", { status: 200 });
+      return tag
+        ? Response.json({ tag_name: tag, name: `Release ${tag}` })
+        : Response.json({ message: "Not Found" }, { status: 404 });
+    }
+    const body = bodies[path];
+    return body
+      ? new Response(body as Uint8Array<ArrayBuffer>)
+      : new Response("no", { status: 404 });
+  });
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const github = { web: `${base}/gh`, api: `${base}/api` };
+  try {
+    const f = denoModuleFetcher({ cacheDir: `${root}/cache`, github });
+    // `v{version}` in the template: the leading `v` of the tag is stripped.
+    const source = parseModuleSource(
+      `${base}/gh/acme/dns/releases/download/v{version}/dns-{version}.zip`,
+    );
+    const r = ok(await f.fetch({ source }));
+    assertEquals(api, ["acme/dns"]);
+    assertEquals(await versionOf(r), "1.2.0");
+    assertEquals(r.pin.resolved, `${base}/gh/acme/dns/releases/download/v1.2.0/dns-1.2.0.zip`);
+    assertEquals([r.pin.kind, r.pin.requested], ["archive", ""]);
+    // A tag template without `v` keeps the tag as it is.
+    const bare = ok(
+      await f.fetch({
+        source: parseModuleSource(`${base}/gh/acme/bare/releases/download/{version}/bare.zip`),
+      }),
+    );
+    assertEquals(await versionOf(bare), "2.0.0");
+    // A newer release: `mod check` (archiveDigest) sees it; the version pinned in the lock is
+    // used instead, downloaded into an empty cache without asking the API (MP15, MP19).
+    latest["acme/dns"] = "v1.3.0";
+    const digest = await f.archiveDigest(sourceUrl(source));
+    assertEquals(digest.url, `${base}/gh/acme/dns/releases/download/v1.3.0/dns-1.3.0.zip`);
+    const asked = api.length;
+    const empty = denoModuleFetcher({ cacheDir: `${root}/cache-pinned`, github });
+    const pinned = ok(await empty.fetch({ source, pin: { ...r.pin, key: "dns" } }));
+    assertEquals(await versionOf(pinned), "1.2.0");
+    assertEquals(api.length, asked);
+    // MP13: a repository without releases, or an API answer that is no JSON, is a fetch error
+    // naming the repository.
+    delete latest["acme/dns"];
+    const fresh = denoModuleFetcher({ cacheDir: `${root}/cache2`, github });
+    const none = await assertRejects(() => fresh.fetch({ source }), ModuleFetchError);
+    assert(none.message.includes("acme/dns") && none.message.includes("404"), none.message);
+    latest["acme/dns"] = "garbage";
+    const junk = await assertRejects(() => fresh.fetch({ source }), ModuleFetchError);
+    assert(junk.message.includes("acme/dns") && junk.message.includes("JSON"), junk.message);
+    // The same URL shape on another host is no GitHub release URL: unresolved_version.
+    const other = parseModuleSource(
+      `${base}/elsewhere/acme/dns/releases/download/v{version}/x.zip`,
+    );
+    const e = await assertRejects(() => fresh.fetch({ source: other }), ModuleFetchError);
+    assertEquals(e.code, "unresolved_version");
+  } finally {
+    await server.shutdown();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+function sourceUrl(source: ReturnType<typeof parseModuleSource>): string {
+  if (source.kind !== "archive") throw new Error(`not an archive source: ${source.kind}`);
+  return source.url;
+}

@@ -71,6 +71,26 @@ export interface ArchiveFetcherOptions {
   timeoutMs: number;
   /** Progress lines. */
   log: (level: "info" | "debug", text: string) => void;
+  /** Where GitHub lives (default {@link GITHUB}); tests point it at a local server. */
+  github?: GitHubEndpoints;
+}
+
+/** The GitHub web and API base URLs used to resolve `{version}` of release URLs (MP15). */
+export interface GitHubEndpoints {
+  /** Base of release-download URLs, e.g. `https://github.com`. */
+  web: string;
+  /** Base of the REST API, e.g. `https://api.github.com`. */
+  api: string;
+}
+
+/** The real GitHub. */
+export const GITHUB: GitHubEndpoints = {
+  web: "https://github.com",
+  api: "https://api.github.com",
+};
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**
@@ -90,6 +110,10 @@ export function archiveFetcher(options: ArchiveFetcherOptions): {
   digest(url: string): Promise<{ url: string; checksum: string }>;
 } {
   const { cache, timeoutMs, log } = options;
+  const github = options.github ?? GITHUB;
+  const releaseUrl = new RegExp(
+    `^${escapeRegExp(github.web.replace(/\/+$/, ""))}/([^/]+)/([^/]+)/releases/download/`,
+  );
   const unpack = async (bytes: Uint8Array, path: string, checksum: string): Promise<string> => {
     const dir = `${cache}/archives/${checksum.replace(/^sha256-/, "")}`;
     if (!(await exists(dir))) {
@@ -121,14 +145,15 @@ export function archiveFetcher(options: ArchiveFetcherOptions): {
 
   /** `{version}` of a GitHub release URL: the latest release tag (MP15). */
   const latestRelease = async (url: string): Promise<string> => {
-    const m = /^https:\/\/github\.com\/([^/]+)\/([^/]+)\/releases\/download\//.exec(url);
+    const m = releaseUrl.exec(url);
     if (!m) {
       throw new ModuleFetchError(
         `${redactUrl(url)} contains {version} but no version is given or pinned`,
         "unresolved_version",
       );
     }
-    const res = await fetch(`https://api.github.com/repos/${m[1]}/${m[2]}/releases/latest`, {
+    const api = github.api.replace(/\/+$/, "");
+    const res = await fetch(`${api}/repos/${m[1]}/${m[2]}/releases/latest`, {
       signal: AbortSignal.timeout(timeoutMs),
       headers: { accept: "application/vnd.github+json" },
     }).catch((e) => {
@@ -138,7 +163,15 @@ export function archiveFetcher(options: ArchiveFetcherOptions): {
       await res.body?.cancel();
       throw new ModuleFetchError(`latest release of ${m[1]}/${m[2]}: HTTP ${res.status}`);
     }
-    const tag = String((await res.json()).tag_name ?? "");
+    let release: { tag_name?: unknown };
+    try {
+      release = await res.json();
+    } catch (e) {
+      throw new ModuleFetchError(
+        `latest release of ${m[1]}/${m[2]}: not a JSON release: ${(e as Error).message}`,
+      );
+    }
+    const tag = typeof release?.tag_name === "string" ? release.tag_name : "";
     if (tag === "") throw new ModuleFetchError(`${m[1]}/${m[2]} has no release`);
     return url.includes("v{version}") ? tag.replace(/^v/, "") : tag;
   };

@@ -26,12 +26,13 @@ import { redactUrl } from "./git_sync.ts";
 import {
   archiveFetcher,
   exists,
+  type GitHubEndpoints,
   ModuleFetchError,
   sha256Hex,
   writeTree,
 } from "./module_archive_fetch.ts";
 
-export { ModuleFetchError } from "./module_archive_fetch.ts";
+export { GITHUB, type GitHubEndpoints, ModuleFetchError } from "./module_archive_fetch.ts";
 
 /** Options of {@link denoModuleFetcher}. */
 export interface DenoModuleFetcherOptions {
@@ -47,6 +48,8 @@ export interface DenoModuleFetcherOptions {
   timeoutMs?: number;
   /** Progress lines (fetching, cloning). */
   log?: (level: "info" | "debug", text: string) => void;
+  /** Where GitHub lives for `{version}` of release URLs (MP15; default the real GitHub). */
+  github?: GitHubEndpoints;
 }
 
 /** Remote refs of a Git repository (for `mod check`). */
@@ -122,6 +125,7 @@ export function denoModuleFetcher(options: DenoModuleFetcherOptions): DenoModule
     offline: options.offline,
     timeoutMs,
     log,
+    github: options.github,
   });
 
   const git = async (args: string[], what: string, url: string): Promise<Uint8Array> => {
