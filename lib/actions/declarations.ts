@@ -6,6 +6,9 @@
  * Besides the keys of AC2 the form used by published modules is accepted: `[input] properties =
  * { x = { type, default, description } }` (and `required = [...]`), `[runtime] engine = "nix"`
  * with `flake`/`files`, and `[[mount]]` tables that put an output artifact into the bundle.
+ * Input tables are read by the parser contracts share (`./inputs.ts`, AC6, AC41), which refuses
+ * unknown keys and type-checks `default` and `allowed_values`; any other unknown key is ignored
+ * with a located `unknown_key` warning ({@link ActionTemplate.warnings}).
  *
  * @module
  */
@@ -13,27 +16,12 @@ import type { JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
 import { parseTomlDocument } from "../workspace/manifest.ts";
 import { compileConditions, type Condition } from "../pipeline/rules/conditions.ts";
+import { checkKeys, type KeySpec } from "../pipeline/rules/known_keys.ts";
 import { ActionConfigError } from "./errors.ts";
 import { locateKey } from "./locate.ts";
+import { type InputDeclaration, parseInputDeclaration } from "./inputs.ts";
 
-/** Types of an input (AC2). */
-export type InputType = "string" | "boolean" | "integer" | "number" | "array_of_string";
-
-/** One declared input (AC2, AC6). */
-export interface InputDeclaration {
-  /** Input name. */
-  name: string;
-  /** Documentation. */
-  description?: string;
-  /** Value type (default `string`). */
-  type: InputType;
-  /** Whether the input must be given (default false). */
-  required: boolean;
-  /** Value used when the input is not given. */
-  default?: JsonValue;
-  /** Allowed values, when restricted. */
-  allowedValues?: JsonValue[];
-}
+export type { InputDeclaration, InputType } from "./inputs.ts";
 
 /** A `[[file]]` entry (AC2): rendered `template` or copied `source`. */
 export interface FileDeclaration {
@@ -93,15 +81,76 @@ export interface ActionTemplate {
   autoExecute: boolean;
   /** `[runtime.expose]` (AC32). */
   expose?: { socket: string };
+  /**
+   * Keys the engine does not know, ignored: located `unknown_key` warnings (schemas-and-validation
+   * `unknown_key`), so that a misspelt key is not dropped silently.
+   */
+  warnings: ActionConfigError[];
 }
 
-const INPUT_TYPES: readonly InputType[] = [
-  "string",
-  "boolean",
-  "integer",
-  "number",
-  "array_of_string",
-];
+/** The keys of an action file and of its tables (AC2 and the published modules' form). */
+const ACTION_KEYS: KeySpec = {
+  keys: [
+    "name",
+    "description",
+    "exec",
+    "input",
+    "origin_resource",
+    "match_on",
+    "env",
+    "file",
+    "mount",
+    "vault_secrets",
+    "runtime",
+    "capabilities",
+    "run_mode",
+    "auto_execute",
+  ],
+  nested: {
+    file: { keys: ["path", "template", "source"] },
+    mount: { keys: ["resource_type", "origin_resource", "filename", "mount_path"] },
+    runtime: {
+      keys: ["engine", "flake", "files", "expose"],
+      nested: { expose: { keys: ["socket"] } },
+    },
+  },
+};
+
+/** `path` of a dotted key from `checkKeys` (`.file[0].x` → `["file", 0, "x"]`). */
+function keyPath(dotted: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const part of dotted.replace(/^\./, "").split(".")) {
+    const m = /^(.*?)((?:\[\d+\])*)$/.exec(part)!;
+    out.push(m[1]);
+    for (const i of m[2].matchAll(/\[(\d+)\]/g)) out.push(Number(i[1]));
+  }
+  return out;
+}
+
+/** Located `unknown_key` warnings of `doc` (the `[input]` tables are refused by their parser). */
+function unknownKeys(doc: Record<string, JsonValue>, text: string, file: string) {
+  const spec: KeySpec = isTable(doc.input)
+    ? {
+      ...ACTION_KEYS,
+      nested: { ...ACTION_KEYS.nested, input: { keys: ["properties", "required"] } },
+    }
+    : ACTION_KEYS;
+  const warnings = checkKeys(doc, spec, "action", "");
+  if (isTable(doc.vault_secrets)) {
+    for (const [name, entry] of Object.entries(doc.vault_secrets)) {
+      const label = `action.vault_secrets.${name}`;
+      warnings.push(
+        ...checkKeys(entry, { keys: ["collection", "secret"] }, label, "vault_secrets"),
+      );
+    }
+  }
+  return warnings.map((w) => {
+    const at = locateKey(text, keyPath(w.key));
+    const message = w.message.replace("[action.", "[").replace(" in [action]", "");
+    return new ActionConfigError("unknown_key", file, message, at.line, at.column);
+  });
+}
+
 const RUNTIMES = ["bash", "docker", "nix"] as const;
 const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
@@ -230,6 +279,7 @@ export function parseActionFile(text: string, file: string, module: string): Act
     runMode: runMode as "job" | "service",
     autoExecute: auto === true,
     expose,
+    warnings: unknownKeys(doc, text, file),
   };
 }
 
@@ -249,34 +299,17 @@ function readExec(raw: JsonValue | undefined, fail: Fail): string[][] {
 }
 
 function readInput(
-  name: string,
   t: Record<string, JsonValue>,
   path: (string | number)[],
+  label: string,
   fail: Fail,
-  required?: boolean,
+  named?: { name: string; required: boolean },
 ): InputDeclaration {
-  let type = t.type ?? "string";
-  if (type === "array") type = "array_of_string";
-  if (!INPUT_TYPES.includes(type as InputType)) {
-    fail([...path, "type"], `input '${name}': 'type' must be one of ${INPUT_TYPES.join(", ")}`);
-  }
-  if (t.required !== undefined && typeof t.required !== "boolean") {
-    fail([...path, "required"], `input '${name}': 'required' must be a boolean`);
-  }
-  if (t.allowed_values !== undefined && !Array.isArray(t.allowed_values)) {
-    fail([...path, "allowed_values"], `input '${name}': 'allowed_values' must be an array`);
-  }
-  if (t.description !== undefined && typeof t.description !== "string") {
-    fail([...path, "description"], `input '${name}': 'description' must be a string`);
-  }
-  return {
-    name,
-    description: t.description as string | undefined,
-    type: type as InputType,
-    required: required ?? t.required === true,
-    default: t.default,
-    allowedValues: t.allowed_values as JsonValue[] | undefined,
-  };
+  return parseInputDeclaration(
+    t,
+    (message, key) => fail(key === undefined ? path : [...path, key], `${label}: ${message}`),
+    named,
+  );
 }
 
 function readInputs(raw: JsonValue | undefined, fail: Fail): InputDeclaration[] {
@@ -285,24 +318,22 @@ function readInputs(raw: JsonValue | undefined, fail: Fail): InputDeclaration[] 
   if (Array.isArray(raw)) {
     raw.forEach((t, i) => {
       if (!isTable(t)) fail(["input", i], `input[${i}] must be a table`);
-      const r = t as Record<string, JsonValue>;
-      if (typeof r.name !== "string" || r.name === "") {
-        fail(["input", i, "name"], `input[${i}] needs a string 'name'`);
-      }
-      out.push(readInput(r.name as string, r, ["input", i], fail));
+      out.push(readInput(t as Record<string, JsonValue>, ["input", i], `input[${i}]`, fail));
     });
   } else if (isTable(raw) && isTable(raw.properties)) {
     const required = Array.isArray(raw.required) ? raw.required : [];
     for (const [name, t] of Object.entries(raw.properties)) {
       if (!isTable(t)) fail(["input", "properties"], `input '${name}' must be a table`);
-      const r = t as Record<string, JsonValue>;
       out.push(
         readInput(
-          name,
-          r,
+          t as Record<string, JsonValue>,
           ["input", "properties"],
+          `input '${name}'`,
           fail,
-          required.includes(name) || r.required === true,
+          {
+            name,
+            required: required.includes(name),
+          },
         ),
       );
     }

@@ -41,28 +41,29 @@ export class ActionConfigError extends Error {
   }
 }
 
-/** One rejected input field (AC6). */
+/** One rejected input field (AC6); the same shape as a refused contract input. */
 export interface InputFieldError {
   /** The input's name. */
   field: string;
-  /** Why it was refused (`unknown input`, `required`, `expected boolean`, …). */
-  reason: string;
+  /** Why it was refused (`unknown input 'x'`, `input 'zone' is required`, …), without the value. */
+  message: string;
 }
 
 /**
- * Inputs refused before anything runs (AC6): the problem document lists each field.
+ * Inputs refused before anything runs (AC6): the problem document (`validation-failed`) lists
+ * each field.
  *
  * @example
  * ```ts
  * import { ActionInputError } from "./errors.ts";
- * const e = new ActionInputError([{ field: "zone", reason: "required" }]);
- * console.log(e.message); // "invalid input: zone: required"
+ * const e = new ActionInputError([{ field: "zone", message: "input 'zone' is required" }]);
+ * console.log(e.message); // "invalid inputs: input 'zone' is required"
  * ```
  */
 export class ActionInputError extends Error {
   /** Creates the error. @param fields every refused field */
   constructor(readonly fields: readonly InputFieldError[]) {
-    super(`invalid input: ${fields.map((f) => `${f.field}: ${f.reason}`).join("; ")}`);
+    super(`invalid inputs: ${fields.map((f) => f.message).join("; ")}`);
     this.name = "ActionInputError";
   }
 }

@@ -33,8 +33,8 @@ function expansionError(
 }
 
 /**
- * Parses and expands every layer's files: the concrete actions (by layer, then by name) and one
- * located error per file left out.
+ * Parses and expands every layer's files: the concrete actions (by layer, then by name), one
+ * located error per file left out and the located `unknown_key` warnings of the files read.
  *
  * @example
  * ```ts
@@ -52,15 +52,18 @@ function expansionError(
 export function expandLayers(
   layers: readonly ActionFiles[],
   build: RenderScope,
-): { actions: ConcreteAction[]; errors: ActionConfigError[] } {
+): { actions: ConcreteAction[]; errors: ActionConfigError[]; warnings: ActionConfigError[] } {
   const errors: ActionConfigError[] = [];
+  const warnings: ActionConfigError[] = [];
   const actions: ConcreteAction[] = [];
   for (const layer of layers) {
     const texts = new Map(layer.files.map((f) => [f.displayPath, f.text]));
     const templates: ActionTemplate[] = [];
     for (const f of layer.files) {
       try {
-        templates.push(parseActionFile(f.text, f.displayPath, layer.id));
+        const t = parseActionFile(f.text, f.displayPath, layer.id);
+        templates.push(t);
+        warnings.push(...t.warnings);
       } catch (e) {
         if (!(e instanceof ActionConfigError)) throw e;
         errors.push(e);
@@ -96,5 +99,5 @@ export function expandLayers(
     }
     actions.push(...expanded.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
-  return { actions, errors };
+  return { actions, errors, warnings };
 }

@@ -1,38 +1,184 @@
 /**
- * Input validation (reference AC6), shared by actions and contracts: unknown names, missing
- * required inputs, wrong types and values outside `allowed_values` are all reported at once;
- * defaults are applied to the inputs that were not given.
+ * Declared inputs (reference AC2, AC6, AC41), the one implementation actions and contracts share:
+ * parsing of an input table (its `default` and `allowed_values` are type-checked when the file
+ * is read) and validation of a call's JSON object — unknown names, missing required inputs, wrong
+ * types and values outside `allowed_values` (item by item for `array_of_string`) are all reported
+ * at once, one `{field, message}` per problem; defaults are applied to the inputs not given.
+ * Messages never repeat a given value (it may be a secret).
  *
  * @module
  */
 import type { JsonValue } from "../graph/graph.ts";
-import type { InputDeclaration } from "./declarations.ts";
-import { ActionInputError, type InputFieldError } from "./errors.ts";
+import { ActionInputError } from "./errors.ts";
 
-function typeError(d: InputDeclaration, v: JsonValue): string | undefined {
-  switch (d.type) {
-    case "string":
-      return typeof v === "string" ? undefined : "expected a string";
-    case "boolean":
-      return typeof v === "boolean" ? undefined : "expected a boolean (JSON true or false)";
-    case "integer":
-      return typeof v === "number" && Number.isInteger(v) ? undefined : "expected an integer";
-    case "number":
-      return typeof v === "number" && Number.isFinite(v) ? undefined : "expected a number";
-    case "array_of_string":
-      return Array.isArray(v) && v.every((x) => typeof x === "string")
-        ? undefined
-        : "expected an array of strings";
-  }
+/** Types of an input (AC2). */
+export type InputType = "string" | "boolean" | "integer" | "number" | "array_of_string";
+
+/** The input types, in the order messages list them. */
+export const INPUT_TYPES: readonly InputType[] = [
+  "string",
+  "boolean",
+  "integer",
+  "number",
+  "array_of_string",
+];
+
+/** One declared input (AC2, AC6; contracts' `[[input]]`, AC41, is the same). */
+export interface InputDeclaration {
+  /** Input name (`input.<name>` in templates). */
+  name: string;
+  /** Documentation. */
+  description?: string;
+  /** Value type (default `string`). */
+  type: InputType;
+  /** Whether the input must be given (default false). */
+  required: boolean;
+  /** Value used when the input is not given. */
+  default?: JsonValue;
+  /** Allowed values (of each item, for `array_of_string`), when restricted. */
+  allowedValues?: JsonValue[];
 }
 
-function sameValue(a: JsonValue, b: JsonValue): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/** A read-only view of a declared input: what validation reads (contracts' inputs fit). */
+export type InputSpec = Readonly<Omit<InputDeclaration, "allowedValues">> & {
+  /** Allowed values, when restricted. */
+  readonly allowedValues?: readonly JsonValue[];
+};
+
+/** One refused input (AC6): the field and what is wrong with it, without its value. */
+export interface InputProblem {
+  /** The input's name (`(body)` when the body is not a JSON object). */
+  field: string;
+  /** What is wrong. */
+  message: string;
+}
+
+/** Keys of an input table (AC2). */
+export const INPUT_KEYS: readonly string[] = [
+  "name",
+  "description",
+  "type",
+  "required",
+  "default",
+  "allowed_values",
+];
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Parses one input table; `bad` receives each problem with the offending key and must throw.
+ * `named` gives the name and required flag of the published modules' form
+ * (`[input] properties = { <name> = { … } }`, `required = [ … ]`), where the table has no `name`.
+ * `type = "array"` is read as `array_of_string`.
+ *
+ * @example
+ * ```ts
+ * import { parseInputDeclaration } from "./inputs.ts";
+ * const i = parseInputDeclaration({ name: "env", allowed_values: ["dev", "prod"] }, (m) => {
+ *   throw new Error(m);
+ * });
+ * console.log(i.type, i.required); // "string" false
+ * ```
+ */
+export function parseInputDeclaration(
+  body: Readonly<Record<string, JsonValue>>,
+  bad: (message: string, key?: string) => never,
+  named?: { name: string; required: boolean },
+): InputDeclaration {
+  const keys = named ? INPUT_KEYS.filter((k) => k !== "name") : INPUT_KEYS;
+  for (const key of Object.keys(body)) {
+    if (!keys.includes(key)) bad(`unknown key '${key}' (expected ${keys.join(", ")})`, key);
+  }
+  const name = named ? named.name : body.name;
+  if (typeof name !== "string" || !IDENTIFIER.test(name)) {
+    bad("'name' must be an identifier (letters, digits, '_')", "name");
+  }
+  let type = body.type ?? "string";
+  if (type === "array") type = "array_of_string";
+  if (typeof type !== "string" || !(INPUT_TYPES as readonly string[]).includes(type)) {
+    bad(`'type' must be one of ${INPUT_TYPES.join(", ")}`, "type");
+  }
+  const required = body.required ?? false;
+  if (typeof required !== "boolean") bad("'required' must be true or false", "required");
+  if (body.description !== undefined && typeof body.description !== "string") {
+    bad("'description' must be a string", "description");
+  }
+  let allowedValues: JsonValue[] | undefined;
+  if (body.allowed_values !== undefined) {
+    if (!Array.isArray(body.allowed_values) || body.allowed_values.length === 0) {
+      bad("'allowed_values' must be a non-empty array", "allowed_values");
+    }
+    allowedValues = body.allowed_values as JsonValue[];
+    const scalar = type === "array_of_string" ? "string" : type as InputType;
+    for (const v of allowedValues) {
+      if (typeMismatch(v, scalar)) {
+        bad(`allowed_values: ${JSON.stringify(v)} is not ${article(scalar)}`, "allowed_values");
+      }
+    }
+  }
+  const input: InputDeclaration = {
+    name: name as string,
+    type: type as InputType,
+    required: (named?.required ?? false) || required === true,
+    default: body.default,
+    allowedValues,
+    description: body.description as string | undefined,
+  };
+  if (body.default !== undefined) {
+    const problem = checkValue(input, body.default);
+    if (problem) bad(`'default': ${problem}`, "default");
+  }
+  return input;
 }
 
 /**
- * Validates `body` (a JSON object; `undefined`/`null` counts as `{}`) against `declared`; returns
- * the inputs with defaults applied, in declaration order. Throws {@link ActionInputError}.
+ * Validates a call's inputs (AC6) and applies defaults (a required input with a default is never
+ * missing). `body` must be a JSON object; `undefined` counts as `{}`. Returns the values in
+ * declaration order, or every problem: unknown names first (sorted), then the declared inputs in
+ * order.
+ *
+ * @example
+ * ```ts
+ * import { checkInputs } from "./inputs.ts";
+ * const r = checkInputs([{ name: "n", type: "integer", required: true }], { n: 1.5 });
+ * console.log(r.ok); // false
+ * ```
+ */
+export function checkInputs(
+  declared: readonly InputSpec[],
+  body: unknown,
+): { ok: true; values: Record<string, JsonValue> } | { ok: false; errors: InputProblem[] } {
+  const given = body === undefined ? {} : body;
+  if (given === null || typeof given !== "object" || Array.isArray(given)) {
+    return {
+      ok: false,
+      errors: [{ field: "(body)", message: "the body must be a JSON object of input values" }],
+    };
+  }
+  const values = given as Record<string, JsonValue>;
+  const errors: InputProblem[] = [];
+  const known = new Set(declared.map((d) => d.name));
+  for (const key of Object.keys(values).sort()) {
+    if (!known.has(key)) errors.push({ field: key, message: `unknown input '${key}'` });
+  }
+  const out: Record<string, JsonValue> = {};
+  for (const d of declared) {
+    const v = Object.hasOwn(values, d.name) ? values[d.name] : undefined;
+    if (v === undefined || v === null) {
+      if (d.default !== undefined) out[d.name] = d.default;
+      else if (d.required) errors.push({ field: d.name, message: `input '${d.name}' is required` });
+      continue;
+    }
+    const problem = checkValue(d, v);
+    if (problem) errors.push({ field: d.name, message: `input '${d.name}': ${problem}` });
+    else out[d.name] = v;
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, values: out };
+}
+
+/**
+ * {@link checkInputs} for actions: returns the values or throws {@link ActionInputError} listing
+ * every problem.
  *
  * @example
  * ```ts
@@ -42,41 +188,60 @@ function sameValue(a: JsonValue, b: JsonValue): boolean {
  * ```
  */
 export function validateInputs(
-  declared: readonly InputDeclaration[],
+  declared: readonly InputSpec[],
   body: unknown,
 ): Record<string, JsonValue> {
-  const given = body ?? {};
-  if (typeof given !== "object" || Array.isArray(given)) {
-    throw new ActionInputError([{ field: "(body)", reason: "expected a JSON object of inputs" }]);
-  }
-  const values = given as Record<string, JsonValue>;
-  const errors: InputFieldError[] = [];
-  const known = new Set(declared.map((d) => d.name));
-  for (const k of Object.keys(values).sort()) {
-    if (!known.has(k)) errors.push({ field: k, reason: "unknown input" });
-  }
-  const out: Record<string, JsonValue> = {};
-  for (const d of declared) {
-    const v = Object.hasOwn(values, d.name) ? values[d.name] : undefined;
-    if (v === undefined || v === null) {
-      if (d.required) errors.push({ field: d.name, reason: "required" });
-      else if (d.default !== undefined) out[d.name] = d.default;
-      continue;
+  const checked = checkInputs(declared, body);
+  if (!checked.ok) throw new ActionInputError(checked.errors);
+  return checked.values;
+}
+
+/** Why `value` does not fit `input` (type, then `allowed_values`); `undefined` when it does. */
+function checkValue(input: InputSpec, value: JsonValue): string | undefined {
+  if (input.type === "array_of_string") {
+    if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+      return "expected an array of strings";
     }
-    const bad = typeError(d, v);
-    if (bad) {
-      errors.push({ field: d.name, reason: bad });
-      continue;
+    if (input.allowedValues) {
+      const bad = value.filter((v) => !input.allowedValues!.includes(v));
+      if (bad.length > 0) return `${bad.length} item(s) not one of ${list(input.allowedValues)}`;
     }
-    if (d.allowedValues && !d.allowedValues.some((a) => sameValue(a, v))) {
-      errors.push({
-        field: d.name,
-        reason: `not one of the allowed values ${JSON.stringify(d.allowedValues)}`,
-      });
-      continue;
-    }
-    out[d.name] = v;
+    return undefined;
   }
-  if (errors.length > 0) throw new ActionInputError(errors);
-  return out;
+  if (typeMismatch(value, input.type)) {
+    return input.type === "boolean"
+      ? "expected a boolean (JSON true or false)"
+      : `expected ${article(input.type)}`;
+  }
+  if (input.allowedValues && !input.allowedValues.includes(value)) {
+    return `the value is not one of ${list(input.allowedValues)}`;
+  }
+  return undefined;
+}
+
+function typeMismatch(value: JsonValue, type: InputType): boolean {
+  switch (type) {
+    case "string":
+      return typeof value !== "string";
+    case "boolean":
+      return typeof value !== "boolean";
+    case "integer":
+      return typeof value !== "number" || !Number.isInteger(value);
+    case "number":
+      return typeof value !== "number" || !Number.isFinite(value);
+    default:
+      return !Array.isArray(value) || value.some((v) => typeof v !== "string");
+  }
+}
+
+function article(type: InputType): string {
+  return type === "integer"
+    ? "an integer"
+    : type === "array_of_string"
+    ? "an array of strings"
+    : `a ${type}`;
+}
+
+function list(values: readonly JsonValue[]): string {
+  return values.map((v) => JSON.stringify(v)).join(", ");
 }

@@ -162,8 +162,9 @@ export class ActionService {
    */
   async refresh(layers: readonly ActionLayer[], build: ActionBuild): Promise<void> {
     if (this.#stopped) return;
-    const { actions, errors } = expandLayers(layers, build);
+    const { actions, errors, warnings } = expandLayers(layers, build);
     for (const e of errors) this.#options.log?.("error", `actions: ${e.message}`);
+    for (const w of warnings) this.#options.log?.("warn", `actions: ${w.message}`);
     this.#errors = errors;
     this.#actions = actions;
     this.#layers = new Map(layers.map((l) => [l.id, l]));

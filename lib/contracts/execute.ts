@@ -58,7 +58,7 @@ export async function callContract(
   if (!checked.ok) {
     throw new ContractCallError(
       400,
-      "bad-request",
+      "validation-failed",
       `contract '${contract.name}': ${checked.errors.map((e) => e.message).join("; ")}`,
       checked.errors,
     );

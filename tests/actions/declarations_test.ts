@@ -165,3 +165,39 @@ Deno.test({
     assert(count > 0, "the corpus has action files");
   },
 });
+
+Deno.test("AC2 AC6 an [[input]]'s default is type-checked when the action file is read, located", () => {
+  const e = located(
+    'name = "a"\nexec = [["x"]]\n[[input]]\nname = "n"\ntype = "integer"\ndefault = "3"\n',
+    "input[0]: 'default': expected an integer",
+  );
+  assertEquals([e.line, e.column], [6, 1]);
+  located(
+    'name = "a"\nexec = [["x"]]\n[[input]]\nname = "t"\ntype = "array_of_string"\nallowed_values = ["a"]\ndefault = ["b"]\n',
+    "not one of",
+  );
+  located('name = "a"\nexec = [["x"]]\n[[input]]\nname = "n"\ncolour = "red"\n', "colour");
+  located(
+    'name = "a"\nexec = [["x"]]\n[input]\nproperties = { d = { type = "boolean", default = "no" } }\n',
+    "input 'd': 'default'",
+  );
+});
+
+Deno.test("AC2 unknown keys of an action file are located unknown_key warnings, not dropped silently", () => {
+  const a = parseActionFile(
+    'name = "a"\nexec = [["x"]]\nmatch_of = []\n[[file]]\npath = "p"\ntemplate = "t"\nmode = "0644"\n[runtime]\nengine = "nix"\nflake = "./f"\ncolour = 1\n[vault_secrets]\nK = { collection = "c", secret = "s", version = 2 }\n',
+    "actions/a.toml",
+    "data",
+  );
+  assertEquals(
+    a.warnings.map((w) => [w.code, w.line, w.message.match(/unknown key '(\w+)'/)?.[1]]),
+    [
+      ["unknown_key", 3, "match_of"],
+      ["unknown_key", 7, "mode"],
+      ["unknown_key", 11, "colour"],
+      ["unknown_key", 12, "version"],
+    ],
+  );
+  assert(a.warnings[1].message.includes("[file]"), a.warnings[1].message);
+  assertEquals(parseActionFile(FULL, "actions/restart.toml", "data").warnings, []);
+});

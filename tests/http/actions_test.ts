@@ -174,6 +174,8 @@ Deno.test("AC6 AC11 invalid requests: 404 unknown, 400 per-field input errors, 4
   const p = await res.json();
   assertEquals(p.type, "urn:graphsvc:problem:validation-failed");
   assertEquals(p.errors.map((e: { field: string }) => e.field), ["x", "greeting", "loud"]);
+  // AC6: the same problem shape as a contract call: validation-failed, one {field, message} each.
+  assertEquals(p.errors[0], { field: "x", message: "unknown input 'x'" });
   res = await call("POST", "/api/actions/data/greet-web-1", undefined, {
     "content-type": "text/plain",
   });

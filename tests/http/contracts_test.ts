@@ -105,8 +105,10 @@ Deno.test("AC44/AC6: 400 with one entry per invalid input; 404 unknown contract;
     const res = await t.post("Transition", { host: 5, to: "done", extra: true });
     assertEquals(res.status, 400);
     const p = await res.json();
-    assertEquals(p.type, "urn:graphsvc:problem:bad-request");
+    assertEquals(p.type, "urn:graphsvc:problem:validation-failed");
     assertEquals(p.errors.map((e: { field: string }) => e.field), ["extra", "host", "to"]);
+    // AC6: the same problem shape as an action call: one {field, message} per refused input.
+    assertEquals(p.errors[0], { field: "extra", message: "unknown input 'extra'" });
     assertEquals((await t.post("NoSuchContract", {})).status, 404);
     const empty = await t.post("Transition");
     assertEquals(empty.status, 400); // required inputs missing, the empty body parsed as {}

@@ -226,7 +226,10 @@ export const ROUTES: readonly RouteDoc[] = [
     responses: {
       200: { description: "the bundle (`?download=true`)", contentType: "application/gzip" },
       202: json("queued: `{id, status}`"),
-      400: fail("invalid inputs (each field listed), body not JSON, bad X-Runner-Key"),
+      400: fail(
+        "invalid inputs (AC6): `validation-failed` with `errors: [{field, message}]`, one per " +
+          "refused input (as contracts); body not JSON or bad X-Runner-Key: `bad-request`",
+      ),
       403: fail("writes are disabled"),
       404: fail("no such module or action"),
       422: fail("the bundle cannot be built (template error, missing file or mounted artifact)"),
@@ -313,7 +316,10 @@ export const ROUTES: readonly RouteDoc[] = [
     requestBody: { contentType: JSON_TYPE, schema: AnyObject },
     responses: {
       200: written("called"),
-      400: fail("invalid inputs"),
+      400: fail(
+        "invalid inputs (AC6): `validation-failed` with `errors: [{field, message}]`, one per " +
+          "refused input (as actions); body not JSON: `bad-request`",
+      ),
       403: fail("writes are disabled"),
       404: fail("no such contract, or a row a write or `[[require]]` needs"),
       409: fail("duplicate key (`add`, intake) or `invalid-transition` (AC45, spec §3)"),
