@@ -126,6 +126,22 @@ Deno.test("slugify: long inputs whose transliterations are longer than the text 
   }
 });
 
+Deno.test("slugify: more distinct characters than its piece table keeps, seen twice, agree with the character loop", () => {
+  // Tera's slugify (slug crate) handles every code point on its own: the table of cached pieces
+  // (BMP by code unit, astral by code point) must give the same slug once it is full
+  const chars: string[] = [];
+  for (let cp = 0x20000; cp < 0x20000 + 5000; cp++) chars.push(String.fromCodePoint(cp));
+  for (let cp = 0x1d400; cp < 0x1d400 + 600; cp++) chars.push(String.fromCodePoint(cp));
+  for (let cp = 0xc0; cp < 0x250; cp++) chars.push(String.fromCodePoint(cp));
+  const s = chars.map((c, i) => (i % 3 === 0 ? c + " x" : c)).join("");
+  assertEquals(slugify(s), slugifyByChar(s));
+  assertEquals(slugify(s), slugifyByChar(s));
+  assertEquals(
+    slugify("a\ud840b\udc00c\ud840\udc00d"),
+    slugifyByChar("a\ud840b\udc00c\ud840\udc00d"),
+  );
+});
+
 Deno.test("urlencode / slugify: inputs larger than the kept scratch buffer, then small ones", () => {
   const big = "日a/ ".repeat(60_000);
   assertEquals(textFilters.urlencode(big, {}), "%E6%97%A5a/%20".repeat(60_000));

@@ -133,27 +133,50 @@ interface SlugPiece {
   empty: boolean;
 }
 
-/** Slug pieces of non-ASCII code points already seen (a pure function's cache). */
-const pieceCache = new Map<number, SlugPiece>();
-/** BMP code units whose piece is known to be only a separator (1) or nothing (2). */
+/**
+ * Slug pieces of non-ASCII code points already seen (a pure function's cache), by index: BMP
+ * code units find theirs through `bmpPiece` (a typed-array load instead of a `Map` lookup per
+ * character), astral code points through `astralPiece`.
+ */
+const pieces: SlugPiece[] = [];
+const astralPiece = new Map<number, number>();
+/** Per BMP code unit: 0 not seen yet, SEPARATOR, NOTHING, or `PIECE + index` into `pieces`. */
 const SEPARATOR = 1;
 const NOTHING = 2;
-const bmpKind = new Uint8Array(65536);
+const PIECE = 3;
+const bmpPiece = new Uint16Array(65536);
+const MAX_PIECES = 4096;
 
-function slugPiece(cp: number): SlugPiece {
-  let p = pieceCache.get(cp);
-  if (p === undefined) {
-    const t = transliterate(String.fromCodePoint(cp));
-    const core = slugifyByChar(t);
-    p = {
-      core,
-      lead: t !== "" && !isAlnum(t.charCodeAt(0)),
-      trail: t !== "" && !isAlnum(t.charCodeAt(t.length - 1)),
-      empty: t === "",
-    };
-    const unit = cp < 0xd800 || (cp > 0xdfff && cp < 0x10000); // not (part of) a pair
-    if (unit && (p.empty || core === "")) bmpKind[cp] = p.empty ? NOTHING : SEPARATOR;
-    else if (pieceCache.size < 4096) pieceCache.set(cp, p);
+function slugPieceOf(cp: number): SlugPiece {
+  const t = transliterate(String.fromCodePoint(cp));
+  const core = slugifyByChar(t);
+  return {
+    core,
+    lead: t !== "" && !isAlnum(t.charCodeAt(0)),
+    trail: t !== "" && !isAlnum(t.charCodeAt(t.length - 1)),
+    empty: t === "",
+  };
+}
+
+/** The piece of a BMP code unit that is not (part of) a surrogate pair; fills `bmpPiece`. */
+function bmpSlugPiece(c: number): SlugPiece {
+  const p = slugPieceOf(c);
+  const lone = c >= 0xd800 && c <= 0xdfff; // a lone surrogate: a pair shares its high half
+  if (!lone && (p.empty || p.core === "")) bmpPiece[c] = p.empty ? NOTHING : SEPARATOR;
+  else if (!lone && pieces.length < MAX_PIECES) {
+    bmpPiece[c] = PIECE + pieces.length;
+    pieces.push(p);
+  }
+  return p;
+}
+
+function astralSlugPiece(cp: number): SlugPiece {
+  const i = astralPiece.get(cp);
+  if (i !== undefined) return pieces[i];
+  const p = slugPieceOf(cp);
+  if (pieces.length < MAX_PIECES) {
+    astralPiece.set(cp, pieces.length);
+    pieces.push(p);
   }
   return p;
 }
@@ -206,54 +229,75 @@ const SLUG_BYTE = Uint8Array.from(
 export function slugify(s: string): string {
   // Same result as the character loop below, in one pass over the code units into a byte
   // buffer: a separator is written only when a kept character follows it (so edge separators
-  // vanish), and non-ASCII characters contribute their cached slug pieces.
+  // vanish), and non-ASCII characters contribute their cached slug pieces. The loop over
+  // ASCII text stays in a small function of its own (it does not see the piece handling).
   const n = s.length;
-  let buf = scratchFor(n + 1);
-  let o = 0;
-  let dash = false; // a separator seen since the last kept character
-  for (let i = 0; i < n; i++) {
+  slugOut = scratchFor(n + 1);
+  slugLen = 0;
+  slugDash = false;
+  for (let i = slugAscii(s, 0, n); i < n; i = slugAscii(s, slugOther(s, i, n), n));
+  return asciiDecoder.decode(slugOut.subarray(0, slugLen));
+}
+
+/** The state of the running `slugify`: its output buffer, bytes written, separator pending. */
+let slugOut: Uint8Array = scratch;
+let slugLen = 0;
+let slugDash = false;
+
+/** Slugifies ASCII code units from `i` on; returns the index of the first non-ASCII one. */
+function slugAscii(s: string, i: number, n: number): number {
+  const buf = slugOut;
+  let o = slugLen;
+  let dash = slugDash;
+  for (; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c < 128) {
-      const b = SLUG_BYTE[c];
-      if (b === 0) dash = true;
-      else {
-        if (dash) {
-          if (o !== 0) buf[o++] = 45;
-          dash = false;
-        }
-        buf[o++] = b;
+    if (c >= 128) break;
+    const b = SLUG_BYTE[c];
+    if (b === 0) dash = true;
+    else {
+      if (dash) {
+        if (o !== 0) buf[o++] = 45;
+        dash = false;
       }
-      continue;
+      buf[o++] = b;
     }
-    const kind = bmpKind[c];
-    if (kind === SEPARATOR) {
-      dash = true;
-      continue;
-    }
-    if (kind === NOTHING) continue;
-    let cp = c;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        cp = (c - 0xd800) * 0x400 + d - 0xdc00 + 0x10000;
-        i++;
-      }
-    }
-    const p = slugPiece(cp);
-    if (p.empty) continue;
-    const core = p.core;
-    if (core === "") {
-      dash = true;
-      continue;
-    }
-    // room for this piece, its separator and one byte per remaining code unit
-    const need = o + core.length + 1 + (n - i);
-    if (need > buf.length) buf = scratchFor(need, buf, o);
-    if ((dash || p.lead) && o !== 0) buf[o++] = 45;
-    for (let k = 0; k < core.length; k++) buf[o++] = core.charCodeAt(k);
-    dash = p.trail;
   }
-  return asciiDecoder.decode(buf.subarray(0, o));
+  slugLen = o;
+  slugDash = dash;
+  return i;
+}
+
+/** Adds the piece of the non-ASCII character at `i`; returns the index after it. */
+function slugOther(s: string, i: number, n: number): number {
+  const c = s.charCodeAt(i);
+  const kind = bmpPiece[c];
+  if (kind === SEPARATOR) {
+    slugDash = true;
+    return i + 1;
+  }
+  if (kind === NOTHING) return i + 1;
+  let p: SlugPiece;
+  if (kind >= PIECE) p = pieces[kind - PIECE];
+  else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+    p = astralSlugPiece((c - 0xd800) * 0x400 + s.charCodeAt(i + 1) - 0xdc00 + 0x10000);
+    i++;
+  } else p = bmpSlugPiece(c);
+  if (p.empty) return i + 1;
+  const core = p.core;
+  if (core === "") {
+    slugDash = true;
+    return i + 1;
+  }
+  // room for this piece, its separator and one byte per remaining code unit
+  const need = slugLen + core.length + 1 + (n - i);
+  if (need > slugOut.length) slugOut = scratchFor(need, slugOut, slugLen);
+  const buf = slugOut;
+  let o = slugLen;
+  if ((slugDash || p.lead) && o !== 0) buf[o++] = 45;
+  for (let k = 0; k < core.length; k++) buf[o++] = core.charCodeAt(k);
+  slugLen = o;
+  slugDash = p.trail;
+  return i + 1;
 }
 
 /** The character-by-character `slugify` of the slug crate (kept as the reference). */
