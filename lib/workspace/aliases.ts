@@ -11,7 +11,7 @@
  */
 import { parse, stringify } from "smol-toml";
 import type { JsonValue } from "../graph/graph.ts";
-import { mergeRequirement } from "./manifest.ts";
+import { mergeRequirement } from "./requirement_merge.ts";
 
 type Table = Record<string, JsonValue>;
 

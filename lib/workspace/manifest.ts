@@ -11,6 +11,7 @@ import { checkTomlDepth } from "../formats/toml_depth.ts";
 import type { Layer } from "./sources.ts";
 import { DeclarationTracker } from "./composition.ts";
 import { manifestKeyWarnings, type ManifestWarning } from "./manifest_keys.ts";
+import { mergeRequirement } from "./requirement_merge.ts";
 
 export type { ManifestWarning } from "./manifest_keys.ts";
 
@@ -340,26 +341,4 @@ function mergeColumns(prev: AssetDeclaration, decl: AssetDeclaration): void {
       first.description ??= spec.description;
     }
   }
-}
-
-/**
- * Two requirement tables on one type (MP41): the union of their properties; other keys from the
- * first.
- *
- * @example
- * ```ts
- * import { mergeRequirement } from "./manifest.ts";
- * mergeRequirement({ properties: ["a"] }, { properties: ["b"] }); // { properties: ["a", "b"] }
- * ```
- */
-export function mergeRequirement(
-  prev: Record<string, JsonValue> | undefined,
-  spec: Record<string, JsonValue>,
-): Record<string, JsonValue> {
-  if (!prev) return spec;
-  const props = [
-    ...(Array.isArray(prev.properties) ? prev.properties : []),
-    ...(Array.isArray(spec.properties) ? spec.properties : []),
-  ];
-  return { ...spec, ...prev, properties: [...new Set(props)] };
 }
