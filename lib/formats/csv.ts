@@ -10,6 +10,7 @@
  */
 import { ParseError } from "./errors.ts";
 import { checkHeader, CsvScanner } from "./csv_scan.ts";
+import { CellInterner } from "./csv_intern.ts";
 
 /** One data row of a CSV file. */
 export interface CsvRow {
@@ -116,8 +117,9 @@ export interface CsvTable {
 
 /**
  * {@link parseCsvSteps} into a {@link CsvTable}: the same scanner, checks and errors, the rows
- * stored flat and the cells of low-cardinality columns interned while parsed (the copies die
- * young instead of being kept until the table is dropped).
+ * stored flat and the cells of low-cardinality columns interned while parsed (an equal value
+ * already kept is not cut out of the text again). `interned` chooses the columns worth trying
+ * (default: all); the caller knows which ones hold unique values, such as keys.
  *
  * @example
  * ```ts
@@ -132,6 +134,7 @@ export function* parseCsvTableSteps(
   text: string,
   file: string,
   rowsPerStep: number,
+  interned: (header: readonly string[], column: number) => boolean = () => true,
 ): Generator<void, CsvTable, undefined> {
   const scanner = new CsvScanner(text, file);
   const row: string[] = [];
@@ -144,18 +147,43 @@ export function* parseCsvTableSteps(
   const lines: number[] = [];
   const errors: ParseError[] = [];
   // Per column: its distinct values so far, until there are more than INTERN_LIMIT.
-  const interned: (Map<string, string> | undefined)[] = header.map(() => new Map());
-  for (let tick = 1;; tick++) {
-    if (tick >= rowsPerStep) {
-      tick = 0;
-      yield;
-    }
-    if (!scanner.next(row, null)) break;
-    if (row.length !== width) {
-      errors.push(
+  const tables = header.map((_, i) =>
+    interned(header, i) ? new CellInterner(INTERN_LIMIT) : undefined
+  );
+  const state: TableState = { text, file, width, tables, cells, lines, errors, bounds: [] };
+  while (scanRows(scanner, state, Math.max(1, rowsPerStep))) yield;
+  return csvTable(header, cells, lines, errors);
+}
+
+/** What {@link scanRows} adds rows to. */
+interface TableState {
+  readonly text: string;
+  readonly file: string;
+  readonly width: number;
+  /** Per column: its interned values, until it has too many (then `undefined`). */
+  readonly tables: (CellInterner | undefined)[];
+  readonly cells: string[];
+  readonly lines: number[];
+  readonly errors: ParseError[];
+  /** Scratch: the raw cell spans of the current record. */
+  readonly bounds: number[];
+}
+
+/**
+ * Scans up to `rows` records into the table (a plain function: the hot loop of
+ * {@link parseCsvTableSteps} outside its generator); false once the text is done. Records are
+ * scanned into raw cell spans (quotes included) and cut out of the text here: an interned
+ * value already kept is found without cutting out a string.
+ */
+function scanRows(scanner: CsvScanner, state: TableState, rows: number): boolean {
+  const { text, width, tables, cells, lines, bounds } = state;
+  for (let n = 0; n < rows; n++) {
+    if (!scanner.next(null, bounds)) return false;
+    if (scanner.cellCount !== width) {
+      state.errors.push(
         new ParseError(
-          `row has ${row.length} cells, the header has ${width}`,
-          file,
+          `row has ${scanner.cellCount} cells, the header has ${width}`,
+          state.file,
           scanner.startLine,
           undefined,
           "csv_ragged_row",
@@ -164,23 +192,39 @@ export function* parseCsvTableSteps(
       continue;
     }
     for (let i = 0; i < width; i++) {
-      const cell = row[i];
-      const values = interned[i];
-      if (!values) {
-        cells.push(cell);
-        continue;
-      }
-      const known = values.get(cell);
-      if (known !== undefined) cells.push(known);
-      else {
-        cells.push(cell);
-        values.set(cell, cell);
-        if (values.size > INTERN_LIMIT) interned[i] = undefined; // a unique-valued column
-      }
+      const start = bounds[2 * i];
+      const end = bounds[2 * i + 1];
+      const values = tables[i];
+      if (text.charCodeAt(start) === QUOTE) {
+        const cell = unquote(text, start, end);
+        cells.push(values ? values.intern(cell) : cell);
+      } else cells.push(values ? values.internSpan(text, start, end) : text.slice(start, end));
+      if (values?.full) tables[i] = undefined; // a unique-valued column
     }
     lines.push(scanner.startLine);
   }
+  return true;
+}
+
+/**
+ * The result of {@link parseCsvTableSteps}, made outside its loop: an object literal reached
+ * only once per file made V8 drop the loop's optimized code at the end of every file.
+ */
+function csvTable(
+  header: string[],
+  cells: string[],
+  lines: number[],
+  errors: ParseError[],
+): CsvTable {
   return { header, cells, lines, errors };
+}
+
+const QUOTE = 34;
+
+/** The value of the quoted cell spanning `text[start..end]` (both quotes included). */
+function unquote(text: string, start: number, end: number): string {
+  const inner = text.slice(start + 1, end - 1);
+  return inner.indexOf('"') < 0 ? inner : inner.replaceAll('""', '"');
 }
 
 /** Distinct values of a column interned by {@link parseCsvTableSteps} before it stops trying. */

@@ -56,9 +56,10 @@ export class CsvScanner {
   }
 
   /**
-   * Scans the next non-blank record. Decoded cells are pushed to `cells` and raw cell spans
-   * (`start, end` offset pairs, quotes included) to `bounds` when given (both are cleared
-   * first). Returns false at the end of the text. Throws {@link ParseError} on broken quoting.
+   * Scans the next non-blank record. Its decoded cells are put in `cells` and its raw cell
+   * spans (`start, end` offset pairs, quotes included) in `bounds` when given (each then holds
+   * this record's entries only). Returns false at the end of the text. Throws
+   * {@link ParseError} on broken quoting.
    */
   next(cells: string[] | null, bounds: number[] | null): boolean {
     const text = this.text;
@@ -70,8 +71,6 @@ export class CsvScanner {
       const start = i;
       let count = 0;
       let blank = true;
-      if (cells) cells.length = 0;
-      if (bounds) bounds.length = 0;
       let end: number;
       for (;;) {
         // One cell.
@@ -107,7 +106,7 @@ export class CsvScanner {
             if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) line++;
             i++;
           }
-          if (cells) cells.push(out);
+          if (cells) cells[count] = out;
           const next = text.charCodeAt(i);
           if (i < n && next !== COMMA && next !== LF && next !== CR) {
             throw new ParseError(
@@ -125,10 +124,13 @@ export class CsvScanner {
             i++;
           }
           if (i !== cellStart) blank = false;
-          if (cells) cells.push(text.slice(cellStart, i));
+          if (cells) cells[count] = text.slice(cellStart, i);
+        }
+        if (bounds) {
+          bounds[2 * count] = cellStart;
+          bounds[2 * count + 1] = i;
         }
         count++;
-        if (bounds) bounds.push(cellStart, i);
         if (i >= n) {
           end = i;
           break;
@@ -146,6 +148,10 @@ export class CsvScanner {
         break;
       }
       if (!blank) {
+        // Written in place and cut to length, not emptied first: emptying an array makes V8
+        // give up its storage, and every record would allocate it again.
+        if (cells && cells.length !== count) cells.length = count;
+        if (bounds && bounds.length !== 2 * count) bounds.length = 2 * count;
         this.pos = i;
         this.line = line;
         this.start = start;
