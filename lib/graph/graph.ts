@@ -6,15 +6,20 @@
  * mutation, so a published snapshot can be shared by concurrent readers without copying.
  *
  * Memory layout (a snapshot of 100k resources is held for as long as readers use it): resource
- * types and relation labels are interned (one string per distinct value), relation lists are
- * linked lists in typed arrays while building and packed typed arrays once sealed (no array per
- * resource, see `adjacency.ts`), and relations share one frozen empty property object until one
- * is set.
+ * types and relation labels are interned (one string per distinct value); the resources of a
+ * type are found by name through a hash table over a compact copy of their names
+ * (`name_index.ts`); a relation is three numbers (source, target, label) in typed arrays, its
+ * object made only when a reader asks for it (then kept, so it stays the same object), with one
+ * shared frozen empty property object until a property is set; relation lists are linked lists
+ * in typed arrays while building and packed typed arrays once sealed (no array per resource, see
+ * `adjacency.ts`).
  *
  * @module
  */
 import { Adjacency } from "./adjacency.ts";
 import { graphToJson } from "./json.ts";
+import { NameIndex } from "./name_index.ts";
+import { setById } from "./dense.ts";
 import {
   compareStrings,
   GraphError,
@@ -47,7 +52,7 @@ interface MutableRelation extends Relation {
 /** The resources of one type; `type` is the interned type string every resource shares. */
 interface TypeBucket {
   readonly type: string;
-  readonly byName: Map<string, MutableResource>;
+  readonly byName: NameIndex<MutableResource>;
 }
 
 /**
@@ -65,16 +70,29 @@ interface TypeBucket {
  */
 export class Graph {
   #byType = new Map<string, TypeBucket>();
-  /** Interned relation labels. */
-  #labels = new Map<string, string>();
+  /** Relation labels (interned: one string per distinct label) and their numbers. */
+  #labels: string[] = [];
+  #labelNumbers = new Map<string, number>();
+  /** The number of the last label used (runs of relations share one); -1 before any. */
+  #lastLabel = -1;
   #resources: MutableResource[] = [];
+  /**
+   * Per relation id: its source and target resource ids and its label number (-1 once removed).
+   * A relation's object is made when first asked for (see `#relation`), then kept.
+   */
+  #relationSources = new Int32Array(64);
+  #relationTargets = new Int32Array(64);
+  #relationLabels = new Int32Array(64);
+  /** Relation ids handed out (removed ones included). */
+  #relationIds = 0;
+  /** Relation objects made so far, by id (a relation nobody asked for has none). */
   #relations: (MutableRelation | undefined)[] = [];
   #relationCount = 0;
   /** Relations by source / target resource id (relation identity is found by scanning). */
-  #out = new Adjacency<MutableRelation>((id) => this.#relations[id]!);
-  #in = new Adjacency<MutableRelation>((id) => this.#relations[id]!);
-  /** For sources with many outgoing relations: target id -> relations to it. */
-  #outIndex = new Map<number, Map<number, MutableRelation[]>>();
+  #out = new Adjacency<MutableRelation>((id) => this.#relation(id));
+  #in = new Adjacency<MutableRelation>((id) => this.#relation(id));
+  /** For sources with many outgoing relations: target id -> ids of the relations to it. */
+  #outIndex = new Map<number, Map<number, number[]>>();
   #removed = new Set<number>();
   #sealed = false;
   /** Per resource id: the {@link Graph.clock} of its last change (see `version`). */
@@ -95,9 +113,13 @@ export class Graph {
     this.#sealed = true;
     this.#out.pack(this.#resources.length);
     this.#in.pack(this.#resources.length);
-    this.#relations = this.#relations.slice();
+    const ids = this.#relationIds;
+    this.#relationSources = this.#relationSources.slice(0, ids);
+    this.#relationTargets = this.#relationTargets.slice(0, ids);
+    this.#relationLabels = this.#relationLabels.slice(0, ids);
     this.#resources = this.#resources.slice();
     this.#versions = this.#versions.slice();
+    for (const bucket of this.#byType.values()) bucket.byName.compact();
   }
 
   /**
@@ -208,7 +230,7 @@ export class Graph {
     let bucket = this.#byType.get(type);
     if (!bucket) {
       if (type === "") throw new GraphError("resource type must not be empty");
-      bucket = { type, byName: new Map() };
+      bucket = { type, byName: new NameIndex() };
       this.#byType.set(type, bucket);
     }
     return bucket;
@@ -219,7 +241,7 @@ export class Graph {
     const resource: MutableResource = { id, type: bucket.type, name, properties };
     this.#resources.push(resource);
     this.#versions.push(++this.#clock);
-    bucket.byName.set(name, resource);
+    bucket.byName.add(resource);
     return resource;
   }
 
@@ -295,7 +317,7 @@ export class Graph {
   /** Resources of a type in insertion order (a fresh array; safe to iterate while mutating). */
   resourcesOf(type: string): Resource[] {
     const m = this.#byType.get(type);
-    return m ? [...m.byName.values()] : [];
+    return m ? m.byName.values() : [];
   }
 
   /** Resources of a type ordered by name (code-unit order). */
@@ -311,7 +333,25 @@ export class Graph {
 
   /** All relations in creation order. */
   *relations(): IterableIterator<Relation> {
-    for (const r of this.#relations) if (r) yield r;
+    const labels = this.#relationLabels;
+    for (let id = 0; id < this.#relationIds; id++) if (labels[id] >= 0) yield this.#relation(id);
+  }
+
+  /** The object of relation `id` (not removed): made on first request, the same one after. */
+  #relation(id: number): MutableRelation {
+    const relations = this.#relations;
+    let relation = id < relations.length ? relations[id] : undefined;
+    if (relation === undefined) {
+      relation = {
+        id,
+        type: this.#labels[this.#relationLabels[id]],
+        source: this.#resources[this.#relationSources[id]],
+        target: this.#resources[this.#relationTargets[id]],
+        properties: NO_PROPERTIES,
+      };
+      setById(relations, id, relation);
+    }
+    return relation;
   }
 
   /**
@@ -326,7 +366,9 @@ export class Graph {
   ): Relation {
     this.#assertMutable();
     if (type === "") throw new GraphError("relation type must not be empty");
-    const relation = this.#find(source, type, target) ?? this.#link(source, type, target);
+    let id = this.#find(source.id, type, target.id);
+    if (id < 0) id = this.#link(source.id, type, target.id);
+    const relation = this.#relation(id);
     if (properties) {
       if (relation.properties === NO_PROPERTIES) relation.properties = {};
       Object.assign(relation.properties, properties);
@@ -352,62 +394,120 @@ export class Graph {
   ensureRelation(source: Resource, type: string, target: Resource): boolean {
     this.#assertMutable();
     if (type === "") throw new GraphError("relation type must not be empty");
-    if (this.#find(source, type, target)) return false;
-    this.#link(source, type, target);
+    if (this.#find(source.id, type, target.id) >= 0) return false;
+    this.#link(source.id, type, target.id);
     return true;
   }
 
-  #link(source: Resource, type: string, target: Resource): MutableRelation {
-    let label = this.#labels.get(type);
-    if (label === undefined) this.#labels.set(type, label = type);
-    const relation: MutableRelation = {
-      id: this.#relations.length,
-      type: label,
-      source,
-      target,
-      properties: NO_PROPERTIES,
-    };
-    this.#relations.push(relation);
+  /**
+   * {@link Graph.ensureRelation} to the resource (`targetType`, `targetName`), found by name:
+   * what auto-linking does for every name of a relation column. Returns the target's own name
+   * string (equal to `targetName`; holding it instead of an equal copy saves memory), or
+   * `undefined` (and links nothing) when there is no such resource. Looks at neither the target
+   * resource's object nor its name's characters: at 100k resources those are scattered over the
+   * heap and reading them costs more than the rest of the link.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "./graph.ts";
+   * const g = new Graph();
+   * const web = g.upsertResource("host", "web-1", { network: "net-1" });
+   * g.upsertResource("network", "net-1");
+   * console.log(g.linkByName(web, "network", "network", "net-1")); // "net-1"
+   * console.log(g.linkByName(web, "network", "network", "net-2")); // undefined
+   * console.log(g.outgoing(web).length); // 1
+   * ```
+   */
+  linkByName(
+    source: Resource,
+    type: string,
+    targetType: string,
+    targetName: string,
+  ): string | undefined {
+    this.#assertMutable();
+    const index = this.#byType.get(targetType)?.byName;
+    if (index === undefined) return undefined;
+    const at = index.find(targetName);
+    if (at < 0) return undefined;
+    if (type === "") throw new GraphError("relation type must not be empty");
+    const targetId = index.idAt(at);
+    if (this.#find(source.id, type, targetId) < 0) this.#link(source.id, type, targetId);
+    return index.nameAt(at);
+  }
+
+  /** Creates the relation source -[type]-> target (resource ids); returns its id. */
+  #link(sourceId: number, type: string, targetId: number): number {
+    let label = this.#lastLabel;
+    if (label < 0 || this.#labels[label] !== type) {
+      label = this.#labelNumbers.get(type) ?? -1;
+      if (label < 0) {
+        label = this.#labels.length;
+        this.#labels.push(type);
+        this.#labelNumbers.set(type, label);
+      }
+      this.#lastLabel = label;
+    }
+    const id = this.#relationIds++;
+    if (id >= this.#relationLabels.length) {
+      this.#relationSources = grow(this.#relationSources);
+      this.#relationTargets = grow(this.#relationTargets);
+      this.#relationLabels = grow(this.#relationLabels);
+    }
+    this.#relationSources[id] = sourceId;
+    this.#relationTargets[id] = targetId;
+    this.#relationLabels[id] = label;
     this.#relationCount++;
-    const outCount = this.#out.add(source.id, relation.id);
-    this.#in.add(target.id, relation.id);
-    const index = this.#outIndex.get(source.id);
-    if (index) pushToMap(index, target.id, relation);
-    else if (outCount > INDEX_FANOUT) this.#indexOutgoing(source.id, this.#out.get(source.id));
-    this.#touch(source.id);
-    this.#touch(target.id);
-    return relation;
+    const outCount = this.#out.add(sourceId, id);
+    this.#in.add(targetId, id);
+    const index = this.#outIndex.size === 0 ? undefined : this.#outIndex.get(sourceId);
+    if (index) pushToMap(index, targetId, id);
+    else if (outCount > INDEX_FANOUT) this.#indexOutgoing(sourceId);
+    this.#touch(sourceId);
+    this.#touch(targetId);
+    return id;
   }
 
   /** The relation source -[type]-> target, if present. */
   getRelation(source: Resource, type: string, target: Resource): Relation | undefined {
-    return this.#find(source, type, target);
+    const id = this.#find(source.id, type, target.id);
+    return id < 0 ? undefined : this.#relation(id);
   }
 
-  #find(source: Resource, type: string, target: Resource): MutableRelation | undefined {
-    const index = this.#outIndex.get(source.id);
+  /** The id of the relation source -[type]-> target (resource ids), -1 if there is none. */
+  #find(sourceId: number, type: string, targetId: number): number {
+    const index = this.#outIndex.size === 0 ? undefined : this.#outIndex.get(sourceId);
+    const targets = this.#relationTargets;
+    const labels = this.#relationLabels;
     if (!index && !this.#sealed) {
       // Walk the list in place (newest first; at most one relation matches).
-      const relations = this.#relations;
-      for (let id = this.#out.newest(source.id); id >= 0; id = this.#out.older(id)) {
-        const r = relations[id]!;
-        if (r.target === target && r.type === type) return r;
+      for (let id = this.#out.newest(sourceId); id >= 0; id = this.#out.older(id)) {
+        if (targets[id] === targetId && this.#labels[labels[id]] === type) return id;
       }
-      return undefined;
+      return -1;
     }
-    const list = index ? index.get(target.id) : this.#out.get(source.id);
-    if (list) {
-      for (let i = 0; i < list.length; i++) {
-        const r = list[i];
-        if (r.target === target && r.type === type) return r;
+    if (index) {
+      for (const id of index.get(targetId) ?? []) {
+        if (this.#labels[labels[id]] === type) return id;
       }
+      return -1;
     }
-    return undefined;
+    for (const r of this.#out.get(sourceId)) {
+      if (r.target.id === targetId && r.type === type) return r.id;
+    }
+    return -1;
   }
 
-  #indexOutgoing(sourceId: number, out: readonly MutableRelation[]): void {
-    const index = new Map<number, MutableRelation[]>();
-    for (const r of out) pushToMap(index, r.target.id, r);
+  /** Indexes the outgoing relations of `sourceId` by target (ids in creation order). */
+  #indexOutgoing(sourceId: number): void {
+    const newestFirst: number[] = [];
+    for (let id = this.#out.newest(sourceId); id >= 0; id = this.#out.older(id)) {
+      newestFirst.push(id);
+    }
+    const index = new Map<number, number[]>();
+    for (let k = newestFirst.length - 1; k >= 0; k--) {
+      const id = newestFirst[k];
+      pushToMap(index, this.#relationTargets[id], id);
+    }
     this.#outIndex.set(sourceId, index);
   }
 
@@ -436,12 +536,14 @@ export class Graph {
   /** Removes a relation. */
   removeRelation(relation: Relation): void {
     this.#assertMutable();
-    if (this.#relations[relation.id] !== relation) return;
-    this.#relations[relation.id] = undefined;
+    const id = relation.id;
+    if (this.#relations[id] !== relation || this.#relationLabels[id] < 0) return;
+    this.#relations[id] = undefined;
+    this.#relationLabels[id] = -1;
     this.#relationCount--;
-    this.#out.remove(relation.source.id, relation.id);
-    this.#in.remove(relation.target.id, relation.id);
-    removeFrom(this.#outIndex.get(relation.source.id)?.get(relation.target.id), relation);
+    this.#out.remove(relation.source.id, id);
+    this.#in.remove(relation.target.id, id);
+    removeFrom(this.#outIndex.get(relation.source.id)?.get(relation.target.id), id);
     this.#touch(relation.source.id);
     this.#touch(relation.target.id);
   }
@@ -482,6 +584,13 @@ function pushToMap<T>(map: Map<number, T[]>, key: number, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** A copy of `array` twice as long. */
+function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
 
 function removeFrom<T>(list: T[] | undefined, value: T): void {

@@ -1,0 +1,280 @@
+/**
+ * The resources of one type by name: an open-addressing hash table in insertion order, whose
+ * names are compared against a copy of their characters kept in one typed array.
+ *
+ * Why not a `Map<string, Resource>`: the names a build looks up are fresh strings (cut from CSV
+ * text, split from list cells), and V8 makes the first `Map` operation on a fresh string look it
+ * up in (and often add it to) the engine's global string table — measured at 100k resources,
+ * a few hundred ns per name, more than the rest of the lookup. Hashing the characters here and
+ * comparing them with the compact copy also leaves the resource objects and their name strings
+ * (scattered over the heap) untouched while looking up: auto-linking asks for the id and the
+ * name string of the target only (see `Graph.linkByName`).
+ *
+ * Robust against unlucky or crafted names: each table hashes with its own random seed and picks a
+ * new one when an insertion has to probe unusually far.
+ *
+ * @module
+ */
+
+/** Slots probed by an insertion before the table is rehashed with a new seed. */
+const LONG_PROBE = 64;
+
+/**
+ * Values keyed by their `name`, in insertion order.
+ *
+ * @example
+ * ```ts
+ * import { NameIndex } from "./name_index.ts";
+ * const index = new NameIndex<{ name: string; id: number }>();
+ * index.add({ name: "web-1", id: 7 });
+ * index.add({ name: "db-1", id: 8 });
+ * const at = index.find("db-1");
+ * console.log(index.get("web-1")?.id, index.idAt(at), index.size); // 7 8 2
+ * index.delete("web-1");
+ * console.log(index.values().map((v) => v.name)); // ["db-1"]
+ * ```
+ */
+export class NameIndex<V extends { readonly name: string; readonly id: number }> {
+  /**
+   * Two numbers per slot: 1 + the entry's position (0: empty slot), then the hash of its name
+   * (compared before the characters: one memory access for most mismatches).
+   */
+  #slots = new Int32Array(32);
+  /** Entries in insertion order; a deleted entry is `undefined` until the next rebuild. */
+  #entries: (V | undefined)[] = [];
+  /** Per entry position: its name string, its id, the hash of its name. */
+  #names: string[] = [];
+  #ids = new Int32Array(8);
+  #hashes = new Int32Array(8);
+  /** The names' UTF-16 code units, one after the other; entry `p` at `#starts[p]..[p + 1]`. */
+  #chars = new Uint16Array(64);
+  #starts = new Int32Array(9);
+  #size = 0;
+  #seed = randomSeed();
+  #reseeds = 0;
+
+  /** Number of values. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The value named `name`, if any. */
+  get(name: string): V | undefined {
+    const at = this.find(name);
+    return at < 0 ? undefined : this.#entries[at];
+  }
+
+  /** The position of the value named `name` (for {@link idAt}, {@link nameAt}); -1 if none. */
+  find(name: string): number {
+    const hash = hashName(name, this.#seed);
+    const slots = this.#slots;
+    const mask = slots.length - 2;
+    for (let i = (hash << 1) & mask;; i = (i + 2) & mask) {
+      const slot = slots[i];
+      if (slot === 0) return -1;
+      if (slots[i + 1] === hash && this.#entries[slot - 1] !== undefined) {
+        if (this.#sameName(slot - 1, name)) return slot - 1;
+      }
+    }
+  }
+
+  /** The id of the value at position `at` (see {@link find}). */
+  idAt(at: number): number {
+    return this.#ids[at];
+  }
+
+  /** The name string of the value at position `at` (see {@link find}). */
+  nameAt(at: number): string {
+    return this.#names[at];
+  }
+
+  #sameName(at: number, name: string): boolean {
+    const start = this.#starts[at];
+    const length = name.length;
+    if (this.#starts[at + 1] - start !== length) return false;
+    const chars = this.#chars;
+    for (let k = 0; k < length; k++) if (chars[start + k] !== name.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /** Adds `value`; the caller guarantees that no value of the same name is present. */
+  add(value: V): void {
+    // At most 60% of the slots used, counting deleted entries (their slots still hold them):
+    // short probe chains, in few cache lines (the slots of 10k names fit a core's cache).
+    if ((this.#entries.length + 1) * 10 > this.#slots.length * 3) {
+      if (this.#size < this.#entries.length) this.#rebuild(false, false);
+      else this.#replace(this.#slots.length * 2);
+    }
+    const at = this.#entries.length;
+    const name = value.name;
+    if (at + 1 >= this.#ids.length) {
+      this.#ids = resized(this.#ids, this.#ids.length * 2);
+      this.#hashes = resized(this.#hashes, this.#hashes.length * 2);
+      this.#starts = resized(this.#starts, this.#starts.length * 2);
+    }
+    const start = this.#starts[at];
+    if (start + name.length > this.#chars.length) {
+      this.#chars = resized(this.#chars, Math.max(this.#chars.length * 2, start + name.length));
+    }
+    const chars = this.#chars;
+    for (let k = 0; k < name.length; k++) chars[start + k] = name.charCodeAt(k);
+    this.#starts[at + 1] = start + name.length;
+    const hash = hashName(name, this.#seed);
+    this.#entries.push(value);
+    this.#names.push(name);
+    this.#ids[at] = value.id;
+    this.#hashes[at] = hash;
+    this.#size++;
+    if (!place(this.#slots, hash, at) && this.#reseeds < 8) {
+      // An unusually long probe: names that collide under this seed; rehash with another.
+      this.#reseeds++;
+      this.#seed = randomSeed();
+      this.#rebuild(false, true);
+    }
+  }
+
+  /** Removes the value named `name`; true when there was one. */
+  delete(name: string): boolean {
+    const at = this.find(name);
+    if (at < 0) return false;
+    // Its slot keeps pointing at the emptied entry, so probe chains through it stay intact.
+    this.#entries[at] = undefined;
+    this.#size--;
+    return true;
+  }
+
+  /** The values in insertion order (a fresh array). */
+  values(): V[] {
+    const out: V[] = [];
+    for (const entry of this.#entries) if (entry !== undefined) out.push(entry);
+    return out;
+  }
+
+  /** Shrinks the storage to the values held (for a table that no longer grows). */
+  compact(): void {
+    if (this.#size < this.#entries.length) {
+      this.#rebuild(true, false);
+      return;
+    }
+    const n = this.#size;
+    this.#entries = this.#entries.slice();
+    this.#names = this.#names.slice();
+    this.#ids = this.#ids.slice(0, n + 1);
+    this.#hashes = this.#hashes.slice(0, n + 1);
+    this.#starts = this.#starts.slice(0, n + 2);
+    this.#chars = this.#chars.slice(0, this.#starts[n]);
+    if (slotsFor(n, 4) < this.#slots.length) this.#replace(slotsFor(n, 4));
+  }
+
+  /** Places every entry (none deleted) into new slots of `length` numbers. */
+  #replace(length: number): void {
+    const slots = new Int32Array(length);
+    const hashes = this.#hashes;
+    for (let at = 0; at < this.#entries.length; at++) place(slots, hashes[at], at);
+    this.#slots = slots;
+  }
+
+  /**
+   * Drops deleted entries and re-places the others in slots sized for growth, or, when `exact`,
+   * for the values held; `rehash` recomputes the hashes (after a change of seed).
+   */
+  #rebuild(exact: boolean, rehash: boolean): void {
+    const entries = this.#entries;
+    const n = this.#size;
+    const live: V[] = [];
+    const names: string[] = [];
+    const room = exact ? n + 1 : Math.max(8, n * 2);
+    const ids = new Int32Array(room);
+    const hashes = new Int32Array(room);
+    const starts = new Int32Array(room + 1);
+    const oldStarts = this.#starts;
+    const oldChars = this.#chars;
+    let used = 0;
+    for (let p = 0; p < entries.length; p++) {
+      if (entries[p] !== undefined) used += oldStarts[p + 1] - oldStarts[p];
+    }
+    const chars = new Uint16Array(exact ? used : Math.max(64, used * 2));
+    used = 0;
+    for (let p = 0; p < entries.length; p++) {
+      const entry = entries[p];
+      if (entry === undefined) continue;
+      const k = live.length;
+      live.push(entry);
+      names.push(this.#names[p]);
+      ids[k] = this.#ids[p];
+      const from = oldStarts[p];
+      const to = oldStarts[p + 1];
+      chars.set(oldChars.subarray(from, to), used);
+      starts[k] = used;
+      used += to - from;
+      starts[k + 1] = used;
+      hashes[k] = rehash ? hashChars(chars, starts[k], used, this.#seed) : this.#hashes[p];
+    }
+    const slots = new Int32Array(slotsFor(n, exact ? 4 : 8));
+    for (let k = 0; k < n; k++) place(slots, hashes[k], k);
+    this.#slots = slots;
+    this.#entries = live;
+    this.#names = names;
+    this.#ids = ids;
+    this.#hashes = hashes;
+    this.#chars = chars;
+    this.#starts = starts;
+  }
+}
+
+/** Length of a slot array for `n` entries, `perEntry` numbers each (2 per slot): a power of 2. */
+function slotsFor(n: number, perEntry: number): number {
+  let length = 32;
+  while (length < (n + 1) * perEntry) length *= 2;
+  return length;
+}
+
+/** Puts entry `at` into the first free slot of its probe chain; false if it probed far. */
+function place(slots: Int32Array, hash: number, at: number): boolean {
+  const mask = slots.length - 2;
+  let i = (hash << 1) & mask;
+  let probes = 0;
+  while (slots[i] !== 0) {
+    i = (i + 2) & mask;
+    probes++;
+  }
+  slots[i] = at + 1;
+  slots[i + 1] = hash;
+  return probes < LONG_PROBE;
+}
+
+/** A copy of `array` with length `length`. */
+function resized<A extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(
+  array: A,
+  length: number,
+): A {
+  const bigger = new (array.constructor as new (n: number) => A)(length);
+  bigger.set(array);
+  return bigger;
+}
+
+/** A 32-bit hash of `s` (FNV-1a over UTF-16 code units, seeded, then a final avalanche). */
+function hashName(s: string, seed: number): number {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return avalanche(h);
+}
+
+/** {@link hashName} of the code units `chars[start..end]`. */
+function hashChars(chars: Uint16Array, start: number, end: number, seed: number): number {
+  let h = seed;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ chars[i], 0x01000193);
+  return avalanche(h);
+}
+
+function avalanche(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+function randomSeed(): number {
+  return (0x811c9dc5 ^ Math.floor(Math.random() * 0x100000000)) | 0;
+}
