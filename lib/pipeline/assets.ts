@@ -26,6 +26,7 @@ import { describeError } from "./errors.ts";
 import { compileConditions, type Condition, evaluateCondition } from "./rules/conditions.ts";
 import { runSteps, type Steps } from "./slicing.ts";
 import { allowedValueError, convertCell } from "./cell_values.ts";
+import { setById } from "../graph/dense.ts";
 
 export { convertCell } from "./cell_values.ts";
 
@@ -92,8 +93,11 @@ function* assetFileSteps<D extends { errors: ParseError[] }>(
   return out;
 }
 
-/** CSV rows parsed between two pause points. */
-const CSV_ROWS_PER_STEP = 64;
+/**
+ * CSV rows parsed between two pause points: about 0.1 ms of work, far below a slice (4 ms), and
+ * few enough pauses that passing them up the chain of steps costs little.
+ */
+const CSV_ROWS_PER_STEP = 256;
 
 function reportParseError(ctx: PhaseContext, e: ParseError): void {
   ctx.issues.error(e.code, e.reason, {
@@ -135,9 +139,18 @@ export function runAssetPhase(ctx: PhaseContext): LoadedAsset[] {
  * (each row's property object becomes the resource's) and each table is dropped once loaded.
  */
 export function* assetPhaseSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
+  // Cells worth sharing while parsing: not those of key columns (unique), `_` columns (dropped)
+  // or columns that may name resources of another asset type (auto-linking shares those with
+  // the names of the resources they link to).
+  const types = new Set<string>();
+  for (const file of filesIn(ctx.sources, "assets", [".csv"])) {
+    types.add(assetType(file.relPath, ctx.manifest.assets.get(baseName(file.relPath))));
+  }
+  const shared = (header: readonly string[], i: number) =>
+    i !== keyColumnIndex(header) && !header[i].startsWith("_") && !types.has(header[i]);
   const files: (ParsedAsset<CsvTable> | undefined)[] = yield* assetFileSteps(
     ctx,
-    parseCsvTableSteps,
+    (text, file, rowsPerStep) => parseCsvTableSteps(text, file, rowsPerStep, shared),
   );
   const assetTypes = new Set(files.map((a) => a!.type));
   const assets: LoadedAsset[] = [];
@@ -151,8 +164,12 @@ export function* assetPhaseSteps(ctx: PhaseContext): Steps<LoadedAsset[]> {
   return assets;
 }
 
-/** Asset rows loaded between two pause points of {@link assetPhaseSteps}. */
-const ROWS_PER_STEP = 16;
+/**
+ * Asset rows loaded between two pause points of {@link assetPhaseSteps}: plain rows take about
+ * 1 µs each; rows of a declaration with templates (`name_template`, `match_on`) many times that.
+ */
+const ROWS_PER_STEP = 64;
+const TEMPLATED_ROWS_PER_STEP = 16;
 
 /*
  * What the loader does with the cells of one column, decided once per file: `_`-prefixed columns
@@ -173,11 +190,28 @@ function* loadRows(
   table: CsvTable,
   assetTypes: ReadonlySet<string>,
 ): Steps<void> {
+  const loader = rowLoader(ctx, asset, table, assetTypes);
+  if (!loader) return;
+  const rowCount = table.lines.length;
+  const step = loader.templated ? TEMPLATED_ROWS_PER_STEP : ROWS_PER_STEP;
+  for (let row = 0; row < rowCount; row += step) {
+    if (row > 0) yield;
+    loader.loadRows(row, Math.min(rowCount, row + step));
+  }
+}
+
+/**
+ * The loader of one file's rows, or `undefined` (reported) when its declaration's `match_on`
+ * does not compile. Reports a required column missing from the header once (MP31).
+ */
+function rowLoader(
+  ctx: PhaseContext,
+  asset: LoadedAsset,
+  table: CsvTable,
+  assetTypes: ReadonlySet<string>,
+): RowLoader | undefined {
   const { declaration, file, type } = asset;
-  const { header, cells, lines } = table;
-  const width = header.length;
-  const keyIndex = keyColumnIndex(header);
-  const seen = new Map<string, number>();
+  const { header } = table;
   const declaredAt = declaration
     ? `${
       declaration.layer === "data" ? "" : declaration.layer + "/"
@@ -192,7 +226,7 @@ function* loadRows(
         file: file.displayPath,
         phase: "assets",
       });
-      return;
+      return undefined;
     }
   }
   const kinds: number[] = [];
@@ -221,17 +255,71 @@ function* loadRows(
       { file: file.displayPath, phase: "assets", origin: `${type} (every row)` },
     );
   }
-  const rowCount = lines.length;
-  let tick = 0;
-  for (let row = 0, at = 0; row < rowCount; row++, at += width) {
-    if (++tick === ROWS_PER_STEP) {
-      tick = 0;
-      yield;
-    }
+  return new RowLoader(ctx, asset, table, { kinds, specs, filter, declaredAt, absentRequired });
+}
+
+/** How {@link RowLoader} treats the columns of its file, decided once per file. */
+interface ColumnPlan {
+  /** Per column: STRIPPED, DECLARED, RELATION or PLAIN. */
+  kinds: readonly number[];
+  /** Per column: its declaration, if any. */
+  specs: readonly (ColumnDeclaration | undefined)[];
+  /** The declaration's `match_on` row filter. */
+  filter: Condition | undefined;
+  /** Where the declaration is, for messages. */
+  declaredAt: string;
+  /** Required columns missing from the header (reported once). */
+  absentRequired: ReadonlySet<string>;
+}
+
+/**
+ * Loads rows of one file into the graph (each row's property object becomes the resource's),
+ * in plain methods: the work of {@link loadRows}, which only pauses between ranges of rows.
+ */
+class RowLoader {
+  readonly #ctx: PhaseContext;
+  readonly #asset: LoadedAsset;
+  readonly #table: CsvTable;
+  readonly #plan: ColumnPlan;
+  readonly #keyIndex: number;
+  /** The constructor of this file's property objects (see {@link rowConstructor}). */
+  readonly #Row: new () => Properties;
+  // Duplicate keys (A8): the line of the row that created each resource of this file (by id -
+  // `#firstId`) and, for keys already loaded by an earlier file of the type, the first line here.
+  #firstId = -1;
+  readonly #createdLines: number[] = [];
+  readonly #mergedLines = new Map<string, number>();
+
+  constructor(ctx: PhaseContext, asset: LoadedAsset, table: CsvTable, plan: ColumnPlan) {
+    this.#ctx = ctx;
+    this.#asset = asset;
+    this.#table = table;
+    this.#plan = plan;
+    this.#keyIndex = keyColumnIndex(table.header);
+    this.#Row = rowConstructor(table.header);
+  }
+
+  /** True when rows render templates (`name_template`, `match_on`): slow rows. */
+  get templated(): boolean {
+    return this.#plan.filter !== undefined || this.#asset.declaration?.nameTemplate !== undefined;
+  }
+
+  /** Loads rows `from` (included) to `to` (excluded) of the table. */
+  loadRows(from: number, to: number): void {
+    for (let row = from; row < to; row++) this.#loadRow(row);
+  }
+
+  #loadRow(row: number): void {
+    const ctx = this.#ctx;
+    const { declaration, file, type } = this.#asset;
+    const { header, cells, lines } = this.#table;
+    const { kinds, specs, filter, declaredAt, absentRequired } = this.#plan;
+    const width = header.length;
+    const at = row * width;
     const line = lines[row];
     // `name` first: the key order a copy into `{ name }` (upsertResource) gives. It stays
     // undefined (as if absent) unless a name column sets it; the graph sets it to the key.
-    const properties = { name: undefined } as unknown as Properties;
+    const properties = new this.#Row();
     for (let i = 0; i < width; i++) {
       const cell = cells[at + i];
       switch (kinds[i]) {
@@ -261,51 +349,41 @@ function* loadRows(
             properties[header[i]] = list.length > 1 ? list.slice() : cell.trim();
             break;
           }
-          // Without brackets the list rule is: comma items, trimmed, empty ones dropped.
-          if (cell.indexOf(",") < 0) {
-            properties[header[i]] = cell.trim();
-            break;
-          }
-          const items = cell.split(",");
-          let n = 0;
-          for (let k = 0; k < items.length; k++) {
-            const item = items[k].trim();
-            if (item !== "") items[n++] = item;
-          }
-          items.length = n;
-          properties[header[i]] = n > 1 ? items : cell.trim();
+          properties[header[i]] = commaItems(cell);
           break;
         }
         default:
           properties[header[i]] = cell;
       }
     }
-    let key = cells[at + keyIndex].trim();
-    // Templates of the declaration see the row's raw cells and the module parameters.
-    let context: Record<string, unknown> | undefined;
-    const rowContext = () => (context ??= assetRowContext(ctx.params, rawRow(header, cells, at)));
-    if (filter) {
-      const where = { file: file.displayPath, line, declaredAt };
-      const view = filterView(header, properties, key);
-      if (!rowMatches(ctx, filter, { type, key, properties: view }, rowContext, where)) continue;
-    }
-    if (declaration?.nameTemplate) {
-      try {
-        const rendered = ctx.templates.render(
-          declaration.nameTemplate,
-          rowContext(),
-          `${declaredAt}.name_template`,
-        );
-        properties.original_name = key;
-        key = rendered.trim();
-      } catch (e) {
-        ctx.issues.error("template_error", describeError(e), {
-          file: file.displayPath,
-          line,
-          rule: `assets."${declaration.file}".name_template`,
-          phase: "assets",
-        });
-        continue;
+    let key = cells[at + this.#keyIndex].trim();
+    if (filter || declaration?.nameTemplate) {
+      // Templates of the declaration see the row's raw cells and the module parameters.
+      let context: Record<string, unknown> | undefined;
+      const rowContext = () => (context ??= assetRowContext(ctx.params, rawRow(header, cells, at)));
+      if (filter) {
+        const where = { file: file.displayPath, line, declaredAt };
+        const view = filterView(header, properties, key);
+        if (!rowMatches(ctx, filter, { type, key, properties: view }, rowContext, where)) return;
+      }
+      if (declaration?.nameTemplate) {
+        try {
+          const rendered = ctx.templates.render(
+            declaration.nameTemplate,
+            rowContext(),
+            `${declaredAt}.name_template`,
+          );
+          properties.original_name = key;
+          key = rendered.trim();
+        } catch (e) {
+          ctx.issues.error("template_error", describeError(e), {
+            file: file.displayPath,
+            line,
+            rule: `assets."${declaration.file}".name_template`,
+            phase: "assets",
+          });
+          return;
+        }
       }
     }
     if (key === "") {
@@ -314,17 +392,23 @@ function* loadRows(
         line,
         phase: "assets",
       });
-      continue;
+      return;
     }
-    const first = seen.get(key);
+    const existing = ctx.graph.getResource(type, key);
+    let first: number | undefined;
+    if (existing === undefined) first = undefined;
+    else if (this.#firstId >= 0 && existing.id >= this.#firstId) {
+      first = this.#createdLines[existing.id - this.#firstId];
+    } else {
+      first = this.#mergedLines.get(key);
+      if (first === undefined) this.#mergedLines.set(key, line);
+    }
     if (first !== undefined) {
       ctx.issues.warn(
         "csv_duplicate_key",
         `duplicate primary key '${key}' (first on line ${first}); rows merged, later values win`,
         { file: file.displayPath, line, phase: "assets" },
       );
-    } else {
-      seen.set(key, line);
     }
     if (declaration) {
       for (const [column, spec] of declaration.columns) {
@@ -341,9 +425,80 @@ function* loadRows(
         }
       }
     }
-    ctx.graph.adoptResource(type, key, properties);
+    const resource = ctx.graph.adoptResource(type, key, properties);
+    if (existing === undefined) {
+      if (this.#firstId < 0) this.#firstId = resource.id;
+      setById(this.#createdLines, resource.id - this.#firstId, line);
+    }
   }
 }
+
+/**
+ * A relation cell without brackets: its comma items, trimmed, empty ones dropped (the list rule,
+ * A17), as an array of exactly their number when there are several, else the trimmed cell.
+ */
+function commaItems(cell: string): JsonValue {
+  let end = cell.indexOf(",");
+  if (end < 0) return cell.trim();
+  // Items go to a scratch list (overwritten, never emptied: emptying an array makes V8 give up
+  // its storage), then are copied out at exactly their number.
+  const items = ITEMS;
+  let n = 0;
+  for (let from = 0;; end = cell.indexOf(",", from)) {
+    const item = trimmedSlice(cell, from, end < 0 ? cell.length : end);
+    if (item !== "") items[n++] = item;
+    if (end < 0) break;
+    from = end + 1;
+  }
+  return n > 1 ? items.slice(0, n) : cell.trim();
+}
+
+/** Scratch list of {@link commaItems}. */
+const ITEMS: string[] = [];
+
+/**
+ * `s.slice(start, end).trim()`, cutting one string instead of two: ASCII white space is skipped
+ * here, anything else `trim` removes is left to `trim`.
+ */
+function trimmedSlice(s: string, start: number, end: number): string {
+  while (start < end && isAsciiSpace(s.charCodeAt(start))) start++;
+  while (end > start && isAsciiSpace(s.charCodeAt(end - 1))) end--;
+  const out = s.slice(start, end);
+  return start < end && (s.charCodeAt(start) > 0x7f || s.charCodeAt(end - 1) > 0x7f)
+    ? out.trim()
+    : out;
+}
+
+/** Tab, line feed, vertical tab, form feed, carriage return, space: ASCII white space of `trim`. */
+function isAsciiSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/**
+ * The constructor of the property objects of rows under `header`: plain objects (prototype
+ * `Object.prototype`, own key `name` first, as `{ name: undefined }`), but built by `new`, so V8
+ * sizes them for the columns the first rows got (the fields are stored in the object itself) and
+ * rows of the file share one hidden class. One constructor per header (files have other
+ * columns), kept across builds: a rebuild's rows get the hidden classes of the last build's, so
+ * the code optimized for those stays valid.
+ */
+function rowConstructor(header: readonly string[]): new () => Properties {
+  const signature = header.join("\u0000");
+  let Row = ROW_CONSTRUCTORS.get(signature);
+  if (Row === undefined) {
+    Row = function (this: Properties) {
+      (this as Record<string, unknown>).name = undefined;
+    } as unknown as new () => Properties;
+    Row.prototype = Object.prototype;
+    if (ROW_CONSTRUCTORS.size >= MAX_ROW_CONSTRUCTORS) ROW_CONSTRUCTORS.clear();
+    ROW_CONSTRUCTORS.set(signature, Row);
+  }
+  return Row;
+}
+
+/** Row constructors by header (see {@link rowConstructor}); dropped when there are too many. */
+const ROW_CONSTRUCTORS = new Map<string, new () => Properties>();
+const MAX_ROW_CONSTRUCTORS = 256;
 
 /** The raw cells of the row starting at `at`, by column name. */
 function rawRow(header: readonly string[], cells: readonly string[], at: number) {

@@ -68,7 +68,7 @@ export function autoLink(
 }
 
 /** Resources auto-linked between two pause points of {@link autoLinkSteps}. */
-const RESOURCES_PER_STEP = 16;
+const RESOURCES_PER_STEP = 64;
 
 /**
  * {@link autoLink} as steps (see `slicing.ts`): pauses every {@link RESOURCES_PER_STEP}
@@ -105,7 +105,9 @@ export function* autoLinkSteps(
     for (const r of ofType.values()) targetTypes.add(r.targetType);
   }
   const state = linkState(graph, types, rules);
-  const run: LinkRun = { graph, issues, options, created: 0 };
+  const run: LinkRun = { graph, issues, options };
+  // Auto-linking only adds relations: those it created are the growth of the count.
+  const relationsBefore = graph.relationCount;
   // Only resources that exist now (relations created below add none), and of those only the ones
   // changed since the last run over this graph or with names that did not resolve then: an
   // unchanged resource whose names all resolved has nothing new to link.
@@ -129,11 +131,11 @@ export function* autoLinkSteps(
       const relationType = rule ? rule.newType : key;
       if (!linkValues(run, resource, key, targetType, relationType)) complete = false;
     }
-    if (complete) state.incomplete.delete(resource.id);
-    else state.incomplete.add(resource.id);
+    if (!complete) state.incomplete.add(resource.id);
+    else if (state.incomplete.size > 0) state.incomplete.delete(resource.id);
   }
   state.clock = graph.clock;
-  return run.created;
+  return graph.relationCount - relationsBefore;
 }
 
 const UNDERSCORE = 95;
@@ -205,30 +207,48 @@ function namesOf(value: JsonValue | undefined): readonly string[] {
 
 const NO_NAMES: readonly string[] = Object.freeze([]);
 
+/** True when every element is a name as the list rule leaves it: trimmed, non-empty, plain. */
+function areNames(value: readonly JsonValue[]): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const v = value[i];
+    if (typeof v !== "string" || v === "" || !isPlainName(v) || v.trim().length !== v.length) {
+      return false;
+    }
+  }
+  return true;
+}
+
 function isPlainName(s: string): boolean {
   return s.indexOf(",") < 0 && s.indexOf("[") < 0;
 }
 
 /**
- * Lets the property value naming `name` hold the target's own name string instead of an equal
- * copy (a cell parsed from another file): the same value, one string in memory instead of two.
- * Only plain values are touched — a string, or a string element of an array.
+ * Lets the property value naming `name` hold `shared`, the target's own name string (equal to
+ * `name`), instead of an equal copy (a cell parsed from another file): the same value, one
+ * string in memory instead of two. Only plain values are touched — a string, or a string
+ * element of an array. Compares with `name` (the string just looked up), not with `shared`,
+ * whose characters are elsewhere in memory.
  */
-function shareName(resource: Resource, key: string, value: JsonValue, name: string): void {
+function shareName(
+  resource: Resource,
+  key: string,
+  value: JsonValue,
+  name: string,
+  shared: string,
+): void {
   if (typeof value === "string") {
-    if (value === name) (resource.properties as Record<string, JsonValue>)[key] = name;
+    if (value === name) (resource.properties as Record<string, JsonValue>)[key] = shared;
   } else if (Array.isArray(value) && !Object.isFrozen(value)) {
     const i = value.indexOf(name);
-    if (i >= 0) value[i] = name;
+    if (i >= 0) value[i] = shared;
   }
 }
 
-/** One auto-link run: where it links and what it counted. */
+/** One auto-link run: where it links and how it reports. */
 interface LinkRun {
   graph: Graph;
   issues: IssueCollector;
   options: AutoLinkOptions;
-  created: number;
 }
 
 /** Links the names of one property; false when one of them names no resource. */
@@ -244,6 +264,22 @@ function linkValues(
     // One name at most (what asset cells hold): no list to allocate.
     const name = value.trim();
     return name === "" || linkName(run, resource, key, value, name, targetType, relationType);
+  }
+  if (Array.isArray(value) && areNames(value)) {
+    // Names already (what asset cells hold): linked in place, each element then holding the
+    // target's own name string (see shareName).
+    const share = !Object.isFrozen(value);
+    let complete = true;
+    for (let k = 0; k < value.length; k++) {
+      const name = value[k] as string;
+      if (targetType === resource.type && name === resource.name) continue;
+      const shared = run.graph.linkByName(resource, relationType, targetType, name);
+      if (shared === undefined) {
+        reportMissing(run, resource, key, name, targetType);
+        complete = false;
+      } else if (share) value[k] = shared;
+    }
+    return complete;
   }
   let complete = true;
   for (const name of namesOf(value)) {
@@ -262,18 +298,26 @@ function linkName(
   relationType: string,
 ): boolean {
   if (targetType === resource.type && targetName === resource.name) return true;
-  const target = run.graph.getResource(targetType, targetName);
-  if (!target) {
-    if (run.options.warnMissing !== false) {
-      run.issues.warn(
-        "relation_target_missing",
-        `${resource.type} '${resource.name}': ${key} = '${targetName}' names no ${targetType}`,
-        { phase: run.options.phase },
-      );
-    }
+  const shared = run.graph.linkByName(resource, relationType, targetType, targetName);
+  if (shared === undefined) {
+    reportMissing(run, resource, key, targetName, targetType);
     return false;
   }
-  if (value !== undefined) shareName(resource, key, value, target.name);
-  if (run.graph.ensureRelation(resource, relationType, target)) run.created++;
+  if (value !== undefined) shareName(resource, key, value, targetName, shared);
   return true;
+}
+
+function reportMissing(
+  run: LinkRun,
+  resource: Resource,
+  key: string,
+  targetName: string,
+  targetType: string,
+): void {
+  if (run.options.warnMissing === false) return;
+  run.issues.warn(
+    "relation_target_missing",
+    `${resource.type} '${resource.name}': ${key} = '${targetName}' names no ${targetType}`,
+    { phase: run.options.phase },
+  );
 }
