@@ -34,6 +34,20 @@ function liveCommand(pid: number): string | undefined {
   }
 }
 
+/**
+ * The pid in `file` once it names a live `sleep 600` (the file is re-read: a restarted service
+ * writes a new one); fails with the server's log after `boundMs`.
+ */
+async function sleepingPid(file: string, log: () => string, boundMs = 60_000): Promise<number> {
+  const until = Date.now() + boundMs;
+  for (;;) {
+    const pid = Number(await waitForFile(file, boundMs));
+    if (liveCommand(pid)?.startsWith("sleep 600")) return pid;
+    if (Date.now() > until) throw new Error(`${file}: process ${pid} is not running\n${log()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** True once `pid` is gone (bounded: a process just killed may take a moment to be reaped). */
 async function gone(pid: number, boundMs = 15_000): Promise<boolean> {
   const until = Date.now() + boundMs;
@@ -61,13 +75,12 @@ Deno.test({
     const server = await spawnServe(dir, [], { waitForBuild: true });
     let stopped = false;
     try {
-      const svc = Number(await waitForFile(`${pids}/svc.pid`));
+      await waitForFile(`${pids}/svc.pid`);
       const res = await fetch(`${server.url}/api/actions/data/sleeper`, { method: "POST" });
       assertEquals(res.status, 202, await res.text());
-      const job = Number(await waitForFile(`${pids}/job.pid`));
-      for (const pid of [svc, job]) {
-        assert(liveCommand(pid)?.startsWith("sleep 600"), `process ${pid}: ${liveCommand(pid)}`);
-      }
+      // The newest pid of each (a service may have been restarted meanwhile: it rewrites its file).
+      const svc = await sleepingPid(`${pids}/svc.pid`, server.stderr);
+      const job = await sleepingPid(`${pids}/job.pid`, server.stderr);
       const status = await server.stop("SIGTERM");
       stopped = true;
       assertEquals(status.code, 0, server.stderr());
