@@ -6,6 +6,7 @@ import { assert, assertEquals } from "../_assert.ts";
 import { parseActionFile } from "../../lib/actions/declarations.ts";
 import { createBundle } from "../../lib/actions/bundle.ts";
 import { denoActionRunner } from "../../lib/runtime/deno/action_runner.ts";
+import { liveCommand } from "../_proc.ts";
 
 function bundleOf(exec: string[][]) {
   const t = parseActionFile('name = "t"\nexec = [["x"]]\n', "actions/t.toml", "data");
@@ -19,13 +20,7 @@ function bundleOf(exec: string[][]) {
 
 /** Whether `pid` is a live (not zombie) `sleep 300`. */
 async function sleeping(pid: number): Promise<boolean> {
-  try {
-    const cmd = await Deno.readTextFile(`/proc/${pid}/cmdline`);
-    const state = (await Deno.readTextFile(`/proc/${pid}/stat`)).replace(/^.*\) /, "")[0];
-    return cmd.startsWith("sleep\u0000300") && state !== "Z";
-  } catch {
-    return false;
-  }
+  return (await liveCommand(pid))?.startsWith("sleep 300") ?? false;
 }
 
 /** Starts a job whose shell puts `sleep 300` in the background, then stops it. */

@@ -3,6 +3,7 @@
 // server. Every wait is bounded; nothing asserts durations.
 import { assert, assertEquals } from "../_assert.ts";
 import { spawnServe, tempWorkspace } from "./_cli.ts";
+import { liveCommand } from "../_proc.ts";
 
 /** An action that writes the pid of its (exec'd) `sleep` to `$PIDS/<file>` and sleeps. */
 const sleeper = (head: string, file: string) =>
@@ -23,17 +24,6 @@ async function waitForFile(path: string, boundMs = 60_000): Promise<string> {
   throw new Error(`${path} was not written`);
 }
 
-/** The command line of process `pid`, or undefined when there is no such (live) process. */
-function liveCommand(pid: number): string | undefined {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    if (/^\d+ \(.*\) Z /.test(stat)) return undefined; // a zombie has exited already
-    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim();
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The pid in `file` once it names a live `sleep 600` (the file is re-read: a restarted service
  * writes a new one); fails with the server's log after `boundMs`.
@@ -42,7 +32,7 @@ async function sleepingPid(file: string, log: () => string, boundMs = 60_000): P
   const until = Date.now() + boundMs;
   for (;;) {
     const pid = Number(await waitForFile(file, boundMs));
-    if (liveCommand(pid)?.startsWith("sleep 600")) return pid;
+    if ((await liveCommand(pid))?.startsWith("sleep 600")) return pid;
     if (Date.now() > until) throw new Error(`${file}: process ${pid} is not running\n${log()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -51,7 +41,7 @@ async function sleepingPid(file: string, log: () => string, boundMs = 60_000): P
 /** True once `pid` is gone (bounded: a process just killed may take a moment to be reaped). */
 async function gone(pid: number, boundMs = 15_000): Promise<boolean> {
   const until = Date.now() + boundMs;
-  while (liveCommand(pid) !== undefined) {
+  while ((await liveCommand(pid)) !== undefined) {
     if (Date.now() > until) return false;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -90,7 +80,7 @@ Deno.test({
       if (!stopped) await server.stop("SIGKILL");
       for (const f of ["svc.pid", "job.pid"]) {
         const pid = Number(await Deno.readTextFile(`${pids}/${f}`).catch(() => "0"));
-        if (pid > 0 && liveCommand(pid)?.startsWith("sleep 600")) Deno.kill(pid, "SIGKILL");
+        if (pid > 0 && (await liveCommand(pid))?.startsWith("sleep 600")) Deno.kill(pid, "SIGKILL");
       }
       await Deno.remove(pids, { recursive: true });
       await Deno.remove(dir, { recursive: true });
