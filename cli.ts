@@ -751,11 +751,17 @@ export async function main(
     if (e instanceof CommanderError) {
       return e.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
+    // A fatal error is a log line too (CL20): JSON with --log-format json, RFC 5424 in EE.
+    const format = (program.opts() as { logFormat?: string }).logFormat;
+    const fatal = (message: string) =>
+      format === "json" || edition === "ee"
+        ? makeLogger("error", edition, format)("error", message)
+        : console.error(`error: ${message}`);
     if (e instanceof UsageError) {
-      console.error(`error: ${e.message}`);
+      fatal(e.message);
       return EXIT_USAGE;
     }
-    console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+    fatal(e instanceof Error ? e.message : String(e));
     return EXIT_FAILED;
   }
   return exit.code;

@@ -41,6 +41,28 @@ Deno.test("--log-format json: every log line is one object with time, level and 
   assert(lines.some((l) => JSON.parse(l).message.startsWith("build 1:")), r.stderr);
 });
 
+Deno.test("CL20 a fatal error is a log line too: JSON with --log-format json, RFC 5424 in EE, `error:` in CE text", async () => {
+  const missing = `${await Deno.makeTempDir()}/missing`;
+  const json = await cli(["--data-dir", missing, "--log-format", "json", "build"]);
+  assertEquals(json.code, 2, json.stderr);
+  const lines = json.stderr.split("\n").filter((l) => l.trim() !== "");
+  for (const line of lines) {
+    assertEquals(Object.keys(JSON.parse(line)), ["time", "level", "message"]);
+  }
+  const last = JSON.parse(lines[lines.length - 1]);
+  assertEquals(last.level, "error");
+  assert(last.message.includes("does not exist"), json.stderr);
+  const ee = await cli(["--edition", "ee", "--data-dir", missing, "build"]);
+  assertEquals(ee.code, 2, ee.stderr);
+  assertMatch(
+    ee.stderr.trim().split("\n").pop()!,
+    /^<11>1 \S+ - graphsvc-ee - - - .*does not exist/,
+  );
+  const ce = await cli(["--data-dir", missing, "build"]);
+  assertEquals(ce.code, 2, ce.stderr);
+  assertMatch(ce.stderr.trim().split("\n").pop()!, /^error: .*does not exist/);
+});
+
 Deno.test("CL21 --log-format with an unknown value is a usage error (exit 2)", async () => {
   const r = await cli(["--log-format", "xml", "build"]);
   assertEquals(r.code, 2, r.stderr);
