@@ -43,6 +43,19 @@ export class Adjacency<T> {
     this.#byId = byId;
   }
 
+  /**
+   * Packed lists equal to these, reading relations through `byId` (the packed arrays are shared:
+   * neither may change, which packed lists never do). Throws when not packed.
+   */
+  sharedWith<U>(byId: (id: number) => U): Adjacency<U> {
+    if (!this.#ids) throw new Error("Adjacency.sharedWith: the lists are not packed");
+    const out = new Adjacency<U>(byId);
+    out.#offsets = this.#offsets;
+    out.#ids = this.#ids;
+    out.#head = out.#next = out.#count = new Int32Array(0);
+    return out;
+  }
+
   /** Appends relation `relationId` to the list of resource `id`; returns the new length. */
   add(id: number, relationId: number): number {
     if (id >= this.#head.length) {

@@ -150,6 +150,36 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
     return out;
   }
 
+  /**
+   * A table with the same names whose values are `change(value)` (which must keep each value's
+   * `name` and `id`): the hashed names are shared, only the list of values is copied. For
+   * deriving a snapshot whose resources differ only in properties; neither table may change
+   * afterwards.
+   *
+   * @example
+   * ```ts
+   * import { NameIndex } from "./name_index.ts";
+   * const a = new NameIndex<{ name: string; id: number; v: number }>();
+   * a.add({ name: "x", id: 0, v: 1 });
+   * const b = a.mapped((e) => ({ ...e, v: 2 }));
+   * console.log(a.get("x")?.v, b.get("x")?.v); // 1 2
+   * ```
+   */
+  mapped(change: (value: V) => V): NameIndex<V> {
+    const out = new NameIndex<V>();
+    out.#slots = this.#slots;
+    out.#entries = this.#entries.map((e) => e === undefined ? undefined : change(e));
+    out.#names = this.#names;
+    out.#ids = this.#ids;
+    out.#hashes = this.#hashes;
+    out.#chars = this.#chars;
+    out.#starts = this.#starts;
+    out.#size = this.#size;
+    out.#seed = this.#seed;
+    out.#reseeds = this.#reseeds;
+    return out;
+  }
+
   /** Shrinks the storage to the values held (for a table that no longer grows). */
   compact(): void {
     if (this.#size < this.#entries.length) {

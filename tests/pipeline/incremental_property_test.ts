@@ -289,7 +289,9 @@ Deno.test("incremental builds equal full builds after every random edit (issue 1
   // The property must have exercised the incremental paths, not only full builds.
   ok((modes.get("assets") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
   ok((modes.get("reuse") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
-  ok(linkReplays > 0, "no build replayed auto-linking");
+  ok((modes.get("properties") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
+  // Same-key edits mostly take the `properties` path here; link replays are exercised (and
+  // asserted) by the two tests below, whose edits change relation columns.
 });
 
 Deno.test("incremental builds of a bigger file: edits in the middle, at both ends, appends (issue 15)", () => {

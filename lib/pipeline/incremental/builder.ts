@@ -6,6 +6,10 @@
  * not what a caller says changed). Then:
  *
  * - `reuse`: nothing differs → the previous result (its sealed graph) is the result;
+ * - `properties`: as `assets`, and every changed row keeps its key and the values of its
+ *   relation columns (columns named after a resource type), so names and relations are those of
+ *   the previous graph: the new graph is derived from it (`Graph.derive`), sharing everything but
+ *   the changed resources — the cost of the change, not of the graph;
  * - `assets`: only asset CSVs of the data directory differ, in a workspace without rule files
  *   (models, compliance, output) → the asset phase is replayed from the previous graph with only
  *   the changed rows converted afresh ({@link replayAssetSteps}), and auto-linking runs as in a
@@ -18,7 +22,7 @@
  *
  * @module
  */
-import type { JsonValue } from "../../graph/graph.ts";
+import type { JsonValue, Properties } from "../../graph/graph.ts";
 import { filesIn, layersInOrder, type SourceSet } from "../../workspace/sources.ts";
 import {
   type BuildOptions,
@@ -31,7 +35,7 @@ import { type ChangedBlock, planAssetReplay, replayAssetSteps } from "./asset_re
 import { LinkReplay } from "./link_replay.ts";
 
 /** How a build was made: see the module documentation. */
-export type BuildMode = "full" | "reuse" | "assets";
+export type BuildMode = "full" | "reuse" | "assets" | "properties";
 
 /** A build result and how it was made. */
 export interface IncrementalBuild {
@@ -120,7 +124,19 @@ export class IncrementalBuilder {
     } else if (plan.kind === "assets") {
       const prev = this.#prev!;
       const replay = planAssetReplay(prev.result, prev.sources, sources, plan.changed);
-      if (replay.ok) {
+      const changes = replay.ok ? propertyChanges(prev.result, replay.blocks) : undefined;
+      if (changes) {
+        const result: BuildResult = {
+          ...prev.result,
+          graph: prev.result.graph.derive(changes),
+          stats: { ...prev.result.stats, timings: {} },
+        };
+        build = {
+          result,
+          mode: "properties",
+          reason: `${plan.changed.join(", ")} changed: ${changes.size} resource(s) derived`,
+        };
+      } else if (replay.ok) {
         const fresh = new Set<number>();
         const links = linksReplayable(prev.result, replay.blocks)
           ? new LinkReplay(prev.result.graph, fresh)
@@ -193,6 +209,53 @@ export class IncrementalBuilder {
 function linksReplayable(prev: BuildResult, blocks: ReadonlyMap<string, ChangedBlock>): boolean {
   for (const block of blocks.values()) if (!block.sameKeys) return false;
   return !prev.issues.some((i) => i.code === "relation_target_missing");
+}
+
+/**
+ * The new properties of every changed row by resource id, when every changed file kept its keys
+ * in order, the previous build resolved every name, and no changed row differs in a column that
+ * names a resource type (what auto-linking reads): then only properties changed, and the new
+ * graph is the previous one with those properties. `undefined` otherwise.
+ */
+function propertyChanges(
+  prev: BuildResult,
+  blocks: ReadonlyMap<string, ChangedBlock>,
+): Map<number, Properties> | undefined {
+  if (!linksReplayable(prev, blocks)) return undefined;
+  const graph = prev.graph;
+  const types = new Set(graph.types());
+  const changes = new Map<number, Properties>();
+  for (const block of blocks.values()) {
+    const previous = graph.resourcesOf(block.type);
+    for (let i = 0; i < block.rows.length; i++) {
+      const row = block.rows[i];
+      if (!row.fresh) continue;
+      const before = previous[i];
+      for (
+        const key of new Set([...Object.keys(row.properties), ...Object.keys(before.properties)])
+      ) {
+        if (key === "name" || key === "original_name" || key.startsWith("_") || !types.has(key)) {
+          continue;
+        }
+        if (!sameValue(row.properties[key], before.properties[key])) return undefined;
+      }
+      // As the replay makes it: `name` first, arrays copied, the key as the name.
+      const properties: Properties = { name: "" };
+      for (const key in row.properties) {
+        const value = row.properties[key];
+        properties[key] = Array.isArray(value) ? value.slice() : value;
+      }
+      properties.name = row.name;
+      changes.set(before.id, properties);
+    }
+  }
+  return changes;
+}
+
+function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null) &&
+    (a === undefined) === (b === undefined);
 }
 
 /** Options that change results, as one comparable string. */
