@@ -98,6 +98,8 @@ export class Graph {
   /** Per resource id: the {@link Graph.clock} of its last change (see `version`). */
   #versions: number[] = [];
   #clock = 0;
+  /** For a derived graph: the graph it came from (not kept alive by this one) and what changed. */
+  #origin: { from: WeakRef<Graph>; changed: readonly number[] } | undefined;
 
   /** True once {@link Graph.seal} was called. */
   get sealed(): boolean {
@@ -199,7 +201,18 @@ export class Graph {
     out.#versions = versions;
     out.#clock = clock;
     out.#sealed = true;
+    out.#origin = { from: new WeakRef(this), changed: [...changes.keys()] };
     return out;
+  }
+
+  /**
+   * For a graph made by {@link Graph.derive}: the graph it was derived from — while something
+   * else still holds it (a derived graph does not keep its origin alive) — and the ids of the
+   * resources whose properties differ. Readers use it to carry per-snapshot caches over.
+   */
+  get derivation(): { from: Graph; changed: readonly number[] } | undefined {
+    const from = this.#origin?.from.deref();
+    return from ? { from, changed: this.#origin!.changed } : undefined;
   }
 
   /**

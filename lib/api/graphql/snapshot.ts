@@ -10,6 +10,7 @@
 
 import type { Graph, Resource } from "../../graph/graph.ts";
 import { buildSchemaModel, type SchemaModel } from "./model.ts";
+import { kindOf } from "./infer.ts";
 
 /**
  * The data of one graph snapshot as resolvers see it. Caches fill only while the graph is
@@ -32,17 +33,61 @@ export class GraphState {
   #sorted = new Map<string, readonly Resource[]>();
   #averages = new Map<string, number>();
   #json?: string;
+  /**
+   * The state of the graph this one was derived from (`Graph.derive`: same names and relations,
+   * other properties on `changed`), whose caches can be carried over; dropped once used.
+   */
+  #base?: { state: WeakRef<GraphState>; changed: readonly number[] };
 
-  constructor(graph: Graph) {
+  /**
+   * Creates the state of `graph`; `base` is the state of the graph it was derived from (held
+   * weakly: a newer snapshot never keeps an older one alive).
+   */
+  constructor(graph: Graph, base?: { state: GraphState; changed: readonly number[] }) {
     this.graph = graph;
+    if (base) this.#base = { state: new WeakRef(base.state), changed: base.changed };
+  }
+
+  /** The base state while it is alive, with the ids of the changed resources. */
+  #baseState(): { state: GraphState; changed: readonly number[] } | undefined {
+    const state = this.#base?.state.deref();
+    return state ? { state, changed: this.#base!.changed } : undefined;
   }
 
   /** The schema model of the graph (one scan; kept once the graph is sealed). */
   get model(): SchemaModel {
     if (this.#model) return this.#model;
+    const inherited = this.#inheritedModel();
+    if (inherited) return inherited;
     const model = buildSchemaModel(this.graph);
     if (this.graph.sealed) this.#model = model;
     return model;
+  }
+
+  /**
+   * The base's model when it is known and every changed resource has the same property keys in
+   * the same order with values of the same kinds: the model (fields, inferred scalars, counts)
+   * is then the same, without a scan of the graph.
+   */
+  #inheritedModel(): SchemaModel | undefined {
+    const base = this.#baseState();
+    if (!base || !base.state.#model) return undefined;
+    for (const id of base.changed) {
+      const before = base.state.graph.getResourceById(id)?.properties;
+      const after = this.graph.getResourceById(id)?.properties;
+      if (!before || !after) return undefined;
+      const keys = Object.keys(after);
+      const old = Object.keys(before);
+      if (keys.length !== old.length) return undefined;
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] !== old[i] || kindOf(after[keys[i]]) !== kindOf(before[old[i]])) {
+          return undefined;
+        }
+      }
+    }
+    this.#model = base.state.#model;
+    this.#signature = base.state.#signature;
+    return this.#model;
   }
 
   /** {@link shapeSignature} of the graph's model (kept once the graph is sealed). */
@@ -57,7 +102,14 @@ export class GraphState {
   sortedOf(type: string): readonly Resource[] {
     if (!this.graph.sealed) return this.graph.resourcesOfSorted(type);
     let list = this.#sorted.get(type);
-    if (!list) this.#sorted.set(type, list = this.graph.resourcesOfSorted(type));
+    if (!list) {
+      // A derived graph has the same names: the base's order, with this graph's resources.
+      const base = this.#baseState();
+      const known = base ? base.state.#sorted.get(type) : undefined;
+      const graph = this.graph;
+      list = known ? known.map((r) => graph.getResourceById(r.id)!) : graph.resourcesOfSorted(type);
+      this.#sorted.set(type, list);
+    }
     return list;
   }
 
@@ -67,7 +119,9 @@ export class GraphState {
    */
   relationAverage(parentType: string, raw: string): number {
     const key = `${parentType}\u0000${raw}`;
-    const known = this.#averages.get(key);
+    // A derived graph has the relations of its base.
+    const base = this.#baseState();
+    const known = this.#averages.get(key) ?? (base ? base.state.#averages.get(key) : undefined);
     if (known !== undefined) return known;
     const graph = this.graph;
     const parents = graph.resourcesOf(parentType);
@@ -104,7 +158,12 @@ const states = new WeakMap<Graph, GraphState>();
  */
 export function graphState(graph: Graph): GraphState {
   let state = states.get(graph);
-  if (!state) states.set(graph, state = new GraphState(graph));
+  if (!state) {
+    const derivation = graph.derivation;
+    const base = derivation && states.get(derivation.from);
+    state = new GraphState(graph, base && { state: base, changed: derivation.changed });
+    states.set(graph, state);
+  }
   return state;
 }
 
