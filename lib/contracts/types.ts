@@ -4,18 +4,9 @@
  * @module
  */
 import type { JsonValue } from "../graph/graph.ts";
+import type { InputType } from "../actions/inputs.ts";
 
-/** Types of a declared input (AC2, AC6). */
-export type InputType = "string" | "boolean" | "integer" | "number" | "array_of_string";
-
-/** The input types, in the order messages list them. */
-export const INPUT_TYPES: readonly InputType[] = [
-  "string",
-  "boolean",
-  "integer",
-  "number",
-  "array_of_string",
-];
+export type { InputType } from "../actions/inputs.ts";
 
 /** One `[[input]]` of a contract (AC41, as AC2). */
 export interface ContractInput {
