@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { grown } from "./dense.ts";
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
@@ -59,10 +60,10 @@ export class Adjacency<T> {
   /** Appends relation `relationId` to the list of resource `id`; returns the new length. */
   add(id: number, relationId: number): number {
     if (id >= this.#head.length) {
-      this.#head = grow(this.#head, id);
-      this.#count = grow(this.#count, id);
+      this.#head = grown(this.#head, id);
+      this.#count = grown(this.#count, id);
     }
-    if (relationId >= this.#next.length) this.#next = grow(this.#next, relationId);
+    if (relationId >= this.#next.length) this.#next = grown(this.#next, relationId);
     this.#next[relationId] = this.#head[id];
     this.#head[id] = relationId + 1;
     return ++this.#count[id];
@@ -146,11 +147,4 @@ export class Adjacency<T> {
     this.#ids = ids;
     this.#head = this.#next = this.#count = new Int32Array(0);
   }
-}
-
-/** A copy of `array` with room for index `index` (at least doubled). */
-function grow(array: Int32Array<ArrayBuffer>, index: number): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(Math.max(index + 1, array.length * 2));
-  bigger.set(array);
-  return bigger;
 }

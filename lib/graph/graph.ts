@@ -19,7 +19,7 @@
 import { Adjacency } from "./adjacency.ts";
 import { graphToJson } from "./json.ts";
 import { NameIndex } from "./name_index.ts";
-import { setById } from "./dense.ts";
+import { grown, setById } from "./dense.ts";
 import {
   compareStrings,
   GraphError,
@@ -542,9 +542,9 @@ export class Graph {
     }
     const id = this.#relationIds++;
     if (id >= this.#relationLabels.length) {
-      this.#relationSources = grow(this.#relationSources);
-      this.#relationTargets = grow(this.#relationTargets);
-      this.#relationLabels = grow(this.#relationLabels);
+      this.#relationSources = grown(this.#relationSources, id);
+      this.#relationTargets = grown(this.#relationTargets, id);
+      this.#relationLabels = grown(this.#relationLabels, id);
     }
     this.#relationSources[id] = sourceId;
     this.#relationTargets[id] = targetId;
@@ -677,13 +677,6 @@ function pushToMap<T>(map: Map<number, T[]>, key: number, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-/** A copy of `array` twice as long. */
-function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }
 
 function removeFrom<T>(list: T[] | undefined, value: T): void {

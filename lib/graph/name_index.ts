@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { grown } from "./dense.ts";
 
 /** Slots probed by an insertion before the table is rehashed with a new seed. */
 const LONG_PROBE = 64;
@@ -108,13 +109,13 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
     const at = this.#entries.length;
     const name = value.name;
     if (at + 1 >= this.#ids.length) {
-      this.#ids = resized(this.#ids, this.#ids.length * 2);
-      this.#hashes = resized(this.#hashes, this.#hashes.length * 2);
-      this.#starts = resized(this.#starts, this.#starts.length * 2);
+      this.#ids = grown(this.#ids, at + 1);
+      this.#hashes = grown(this.#hashes, at + 1);
+      this.#starts = grown(this.#starts, at + 1);
     }
     const start = this.#starts[at];
     if (start + name.length > this.#chars.length) {
-      this.#chars = resized(this.#chars, Math.max(this.#chars.length * 2, start + name.length));
+      this.#chars = grown(this.#chars, start + name.length - 1);
     }
     const chars = this.#chars;
     for (let k = 0; k < name.length; k++) chars[start + k] = name.charCodeAt(k);
@@ -271,16 +272,6 @@ function place(slots: Int32Array, hash: number, at: number): boolean {
   slots[i] = at + 1;
   slots[i + 1] = hash;
   return probes < LONG_PROBE;
-}
-
-/** A copy of `array` with length `length`. */
-function resized<A extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(
-  array: A,
-  length: number,
-): A {
-  const bigger = new (array.constructor as new (n: number) => A)(length);
-  bigger.set(array);
-  return bigger;
 }
 
 /** A 32-bit hash of `s` (FNV-1a over UTF-16 code units, seeded, then a final avalanche). */
