@@ -342,16 +342,9 @@ class RowLoader {
           if (value !== undefined) properties[column] = value;
           break;
         }
-        case RELATION: {
-          if (cell.indexOf("[") >= 0) {
-            const list = splitNames(cell);
-            // An exact-length copy: the list was grown by push (16 spare slots).
-            properties[header[i]] = list.length > 1 ? list.slice() : cell.trim();
-            break;
-          }
-          properties[header[i]] = commaItems(cell);
+        case RELATION:
+          properties[header[i]] = relationCellValue(cell);
           break;
-        }
         default:
           properties[header[i]] = cell;
       }
@@ -431,6 +424,24 @@ class RowLoader {
       setById(this.#createdLines, resource.id - this.#firstId, line);
     }
   }
+}
+
+/**
+ * The property value of a cell in a relation column (named after another asset type; A17): its
+ * names by the list rule when there are several, else the trimmed cell.
+ *
+ * @example
+ * ```ts
+ * import { relationCellValue } from "./assets.ts";
+ * console.log(relationCellValue(" net-a, net-b ")); // ["net-a", "net-b"]
+ * console.log(relationCellValue(" net-a ")); // "net-a"
+ * ```
+ */
+export function relationCellValue(cell: string): JsonValue {
+  if (cell.indexOf("[") < 0) return commaItems(cell);
+  const list = splitNames(cell);
+  // An exact-length copy: the list was grown by push (16 spare slots).
+  return list.length > 1 ? list.slice() : cell.trim();
 }
 
 /**

@@ -11,8 +11,13 @@ import type { Graph, Properties, Resource } from "../../graph/graph.ts";
 import { parseCsv } from "../../formats/csv.ts";
 import { ParseError } from "../../formats/errors.ts";
 import { filesIn, type SourceFile, type SourceSet } from "../../workspace/sources.ts";
-import { assetType, baseName, keyColumnIndex, type LoadedAsset } from "../assets.ts";
-import { splitNames } from "../linking.ts";
+import {
+  assetType,
+  baseName,
+  keyColumnIndex,
+  type LoadedAsset,
+  relationCellValue,
+} from "../assets.ts";
 import type { PhaseContext } from "../context.ts";
 import type { BuildResult } from "../build.ts";
 import type { Steps } from "../slicing.ts";
@@ -204,8 +209,7 @@ function rowOf(
     if (column.startsWith("_")) continue;
     const cell = cells[i];
     if (assetTypes.has(column) && column !== type) {
-      const names = splitNames(cell);
-      properties[column] = names.length > 1 ? names : cell.trim();
+      properties[column] = relationCellValue(cell);
     } else {
       properties[column] = cell;
     }
