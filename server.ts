@@ -15,6 +15,7 @@ import type { McpOptions } from "./lib/mcp/http.ts";
 import { attachActionService } from "./lib/actions/engine_link.ts";
 import type { SecretSource } from "./lib/actions/ports.ts";
 import { denoActionRunner } from "./lib/runtime/deno/action_runner.ts";
+import { resolveFsPath } from "./lib/runtime/deno/fs_path.ts";
 import type { VaultServer } from "./lib/vault/server.ts";
 
 /** Options of {@link serve}. */
@@ -113,14 +114,7 @@ export function defaultAllowedHosts(hostname: string, port: number): string[] | 
  */
 export function runnerKeyDir(location: string, cwd: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]+:/i.test(location)) return undefined;
-  const full = location.startsWith("/") ? location : `${cwd.replace(/\/+$/, "")}/${location}`;
-  const parts: string[] = [];
-  for (const part of full.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join("/")}`;
+  return resolveFsPath(cwd, location);
 }
 
 /** One environment variable for `proxy.toml` (undefined when unset or not permitted). */

@@ -31,6 +31,7 @@ import {
   sha256Hex,
   writeTree,
 } from "./module_archive_fetch.ts";
+import { resolveFsPath } from "./fs_path.ts";
 
 export { GITHUB, type GitHubEndpoints, ModuleFetchError } from "./module_archive_fetch.ts";
 
@@ -84,17 +85,6 @@ export function moduleCacheDir(env: Record<string, string | undefined>): string 
   if (env.GRAPHSVC_MODULE_CACHE) return env.GRAPHSVC_MODULE_CACHE;
   if (env.XDG_CACHE_HOME) return `${env.XDG_CACHE_HOME}/graphsvc/modules`;
   return `${env.HOME ?? "."}/.cache/graphsvc/modules`;
-}
-
-function joinFs(base: string, path: string): string {
-  if (path.startsWith("/")) return path;
-  const parts = `${base.replace(/\/+$/, "")}/${path}`.split("/");
-  const out: string[] = [];
-  for (const p of parts) {
-    if (p === "..") out.length > 1 ? out.pop() : undefined;
-    else if (p !== "." && !(p === "" && out.length > 0)) out.push(p);
-  }
-  return out.join("/") || "/";
 }
 
 /** Whether `dir` is a bare Git repository (HEAD, objects/, refs/) or a work tree with `.git`. */
@@ -261,7 +251,7 @@ export function denoModuleFetcher(options: DenoModuleFetcherOptions): DenoModule
   };
 
   const fetchPath = async (path: string, req: FetchRequest): Promise<FetchResult> => {
-    const abs = joinFs(req.base ?? options.cwd ?? Deno.cwd(), path);
+    const abs = resolveFsPath(req.base ?? options.cwd ?? Deno.cwd(), path);
     const info = await exists(abs);
     if (!info) {
       // `<repo>#<ref>` or `<repo>:<tag>` of a local repository.
