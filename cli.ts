@@ -43,6 +43,7 @@ import {
 import { VaultServer } from "./lib/vault/server.ts";
 import { VaultStateError } from "./lib/vault/state.ts";
 import { FileVaultStore } from "./lib/runtime/deno/vault_store.ts";
+import { writeFileAtomic } from "./lib/runtime/deno/atomic_file.ts";
 import { registerVaultCommands } from "./lib/cli/vault_commands.ts";
 import {
   envOption,
@@ -433,14 +434,6 @@ function port(value: string): number {
     throw new InvalidArgumentError("Expected a port number from 0 to 65535.");
   }
   return n;
-}
-
-async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-  await Deno.mkdir(dir, { recursive: true });
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
 }
 
 /**

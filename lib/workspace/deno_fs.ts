@@ -229,8 +229,6 @@ export class DenoFsWorkspace implements Workspace {
   }
 
   async #write(path: string, text: string): Promise<void> {
-    const target = await this.#resolveForWrite(path);
-    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
-    await writeFileAtomic(target, text);
+    await writeFileAtomic(await this.#resolveForWrite(path), text);
   }
 }

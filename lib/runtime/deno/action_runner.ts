@@ -19,6 +19,7 @@ import {
 import { maskSecrets } from "../../actions/runs.ts";
 import { spawnGrouped } from "./process_group.ts";
 import { readLines } from "./lines.ts";
+import { writeFileAtomic } from "./atomic_file.ts";
 
 /** Options of {@link denoActionRunner}. */
 export interface DenoActionRunnerOptions {
@@ -59,12 +60,8 @@ async function loadKeyPair(file: string | undefined): Promise<KeyPair> {
     }
   }
   const kp = generateKeyPair();
-  await Deno.mkdir(file.replace(/\/[^/]*$/, "") || "/", { recursive: true });
-  const tmp = `${file}.${crypto.randomUUID()}.tmp`;
   const text = JSON.stringify({ public: toBase64(kp.publicKey), secret: toBase64(kp.secretKey) });
-  await Deno.writeTextFile(tmp, text + "\n", { mode: 0o600 });
-  await Deno.chmod(tmp, 0o600);
-  await Deno.rename(tmp, file);
+  await writeFileAtomic(file, text + "\n", { mode: 0o600 });
   return kp;
 }
 

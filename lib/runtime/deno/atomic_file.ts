@@ -9,7 +9,10 @@
 
 /** Options of {@link stageTempFile} and {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
-  /** Permission bits of a newly created file (e.g. `0o600` for a private one). */
+  /**
+   * Permission bits of the file (e.g. `0o600` for a private one), set exactly: the process's
+   * umask does not apply.
+   */
   mode?: number;
 }
 
@@ -33,6 +36,7 @@ export async function stageTempFile(
   const tmp = `${dir}/.${base}.${crypto.randomUUID()}.tmp`;
   const file = await Deno.open(tmp, { write: true, createNew: true, mode: options.mode });
   try {
+    if (options.mode !== undefined) await Deno.chmod(tmp, options.mode);
     const bytes = new TextEncoder().encode(text);
     let written = 0;
     while (written < bytes.length) written += await file.write(bytes.subarray(written));
@@ -66,7 +70,7 @@ export async function syncFolder(dir: string): Promise<void> {
 
 /**
  * Replaces `path` with `text` atomically and durably (temp file, fsync, rename, fsync of the
- * folder). The folder must exist.
+ * folder), creating the folder when it is missing.
  *
  * @example
  * ```ts ignore
@@ -79,6 +83,7 @@ export async function writeFileAtomic(
   text: string,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
+  await Deno.mkdir(splitPath(path).dir, { recursive: true });
   const tmp = await stageTempFile(path, text, options);
   try {
     await Deno.rename(tmp, path);

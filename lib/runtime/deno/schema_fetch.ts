@@ -8,6 +8,7 @@
 import type { RemoteSchemaLocation, SchemaFetcher } from "../../schema/sources.ts";
 import type { SchemaCommandIO } from "../../cli/schema_commands.ts";
 import { redactUrl } from "./git_sync.ts";
+import { writeFileAtomic } from "./atomic_file.ts";
 
 /** Options of {@link denoSchemaFetcher}. */
 export interface DenoSchemaFetcherOptions {
@@ -105,13 +106,7 @@ export function denoSchemaIO(): SchemaCommandIO {
   };
   return {
     readFile: (path) => Deno.readTextFile(path),
-    writeFile: async (path, text) => {
-      const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-      await Deno.mkdir(dir, { recursive: true });
-      const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-      await Deno.writeTextFile(tmp, text);
-      await Deno.rename(tmp, path);
-    },
+    writeFile: (path, text) => writeFileAtomic(path, text),
     stdout: (text) => write(Deno.stdout, text),
     stderr: (text) => write(Deno.stderr, text),
     fetcher: denoSchemaFetcher(),

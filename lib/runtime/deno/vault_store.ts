@@ -39,8 +39,6 @@ export class FileVaultStore implements VaultStore {
 
   /** Replaces the file atomically and durably. */
   async save(text: string): Promise<void> {
-    const slash = this.location.lastIndexOf("/");
-    await Deno.mkdir(slash >= 0 ? this.location.slice(0, slash) || "/" : ".", { recursive: true });
     await writeFileAtomic(this.location, text, { mode: 0o600 });
   }
 }
