@@ -107,6 +107,7 @@ export type {
 export { actionSockets, attachActionService, mcpActions } from "./lib/actions/engine_link.ts";
 export { ActionConfigError } from "./lib/actions/errors.ts";
 export type { BundleManifest } from "./lib/actions/bundle.ts";
+export type { InputSummary } from "./lib/actions/inputs.ts";
 export type { RunEvent } from "./lib/actions/runs.ts";
 export type {
   ActionRunner,

@@ -39,6 +39,43 @@ export interface InputDeclaration {
   allowedValues?: JsonValue[];
 }
 
+/** A declared input as the listings show it (AC10, AC44): optional keys only when declared. */
+export interface InputSummary {
+  /** Input name. */
+  name: string;
+  /** Value type (AC2). */
+  type: string;
+  /** Whether the caller must give it. */
+  required: boolean;
+  /** Value used when it is left out. */
+  default?: JsonValue;
+  /** The only values accepted (of each item, for `array_of_string`). */
+  allowed_values?: JsonValue[];
+  /** Text for UIs. */
+  description?: string;
+}
+
+/**
+ * The listing form of a declared input (`GET /api/actions`, `GET /api/contracts`).
+ *
+ * @example
+ * ```ts
+ * import { inputSummary } from "./inputs.ts";
+ * console.log(inputSummary({ name: "zone", type: "string", required: true }));
+ * // { name: "zone", type: "string", required: true }
+ * ```
+ */
+export function inputSummary(input: InputSpec): InputSummary {
+  return {
+    name: input.name,
+    type: input.type,
+    required: input.required,
+    ...(input.default !== undefined ? { default: input.default } : {}),
+    ...(input.allowedValues ? { allowed_values: [...input.allowedValues] } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+  };
+}
+
 /** A read-only view of a declared input: what validation reads (contracts' inputs fit). */
 export type InputSpec = Readonly<Omit<InputDeclaration, "allowedValues">> & {
   /** Allowed values, when restricted. */

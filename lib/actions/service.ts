@@ -11,7 +11,7 @@ import type { Artifact, TemplateRenderer } from "../pipeline/context.ts";
 import { ActionBundleError, type ActionConfigError, ActionNotFoundError } from "./errors.ts";
 import { type ConcreteAction, renderAction } from "./expand.ts";
 import { expandLayers } from "./expand_layers.ts";
-import { validateInputs } from "./inputs.ts";
+import { type InputSummary, inputSummary, validateInputs } from "./inputs.ts";
 import { mountedArtifact } from "./mounts.ts";
 import { type BundleManifest, createBundle, type SealedSecret } from "./bundle.ts";
 import { seal, toBase64 } from "./seal.ts";
@@ -60,14 +60,7 @@ export interface ActionSummary {
   /** Origin resource or `null`. */
   origin: { type: string; name: string } | null;
   /** Declared inputs (AC2): `default` and `allowed_values` only when declared. */
-  inputs: {
-    name: string;
-    type: string;
-    required: boolean;
-    default?: JsonValue;
-    allowed_values?: JsonValue[];
-    description?: string;
-  }[];
+  inputs: InputSummary[];
   /** `job` or `service`. */
   run_mode: "job" | "service";
   /** Bundle flavour. */
@@ -189,14 +182,7 @@ export class ActionService {
       template: a.template.name,
       description: a.template.description ?? "",
       origin: a.origin ?? null,
-      inputs: a.template.inputs.map((i) => ({
-        name: i.name,
-        type: i.type,
-        required: i.required,
-        ...(i.default !== undefined ? { default: i.default } : {}),
-        ...(i.allowedValues ? { allowed_values: i.allowedValues } : {}),
-        ...(i.description !== undefined ? { description: i.description } : {}),
-      })),
+      inputs: a.template.inputs.map(inputSummary),
       run_mode: a.template.runMode,
       runtime: a.template.runtime,
     }));

@@ -8,6 +8,7 @@
 import type { Context, Hono } from "hono";
 import type { ContractService } from "../../contracts/service.ts";
 import { type Contract, ContractCallError } from "../../contracts/types.ts";
+import { inputSummary } from "../../actions/inputs.ts";
 import { problem } from "../problem.ts";
 import { CONFIG_ERRORS_HEADER, configErrorJson } from "./config_errors.ts";
 import { readJsonBody, writeAccepted } from "./write_responses.ts";
@@ -18,14 +19,7 @@ function describe(c: Contract) {
     name: c.name,
     description: c.description,
     module: c.module,
-    inputs: c.inputs.map((i) => ({
-      name: i.name,
-      type: i.type,
-      required: i.required,
-      ...(i.default !== undefined ? { default: i.default } : {}),
-      ...(i.allowedValues ? { allowed_values: i.allowedValues } : {}),
-      ...(i.description !== undefined ? { description: i.description } : {}),
-    })),
+    inputs: c.inputs.map(inputSummary),
   };
 }
 
