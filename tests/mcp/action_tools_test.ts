@@ -6,10 +6,6 @@
  * inputs are validated as over REST (AC6).
  */
 import { assert, assertEquals } from "../_assert.ts";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { GraphEngine } from "../../lib/engine.ts";
 import { MemoryWorkspace } from "../../lib/workspace/memory.ts";
 import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
@@ -17,6 +13,7 @@ import { defaultPhases } from "../../lib/pipeline/phases.ts";
 import { type AppOptions, createApp } from "../../lib/api/app.ts";
 import { attachActionService } from "../../lib/actions/engine_link.ts";
 import { denoActionRunner } from "../../lib/runtime/deno/action_runner.ts";
+import { connectMcp } from "./_client.ts";
 
 const GREET = `name = "greet"
 description = "Say hello to a host"
@@ -52,20 +49,7 @@ async function setup(options: AppOptions = {}, headers: Record<string, string> =
     actions: link.service,
     ...options,
   });
-  const appFetch = (input: RequestInfo | URL, init?: RequestInit) =>
-    Promise.resolve(app.fetch(new Request(input, init)));
-  const client = new Client({ name: "graphsvc-test", version: "0.0.1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL("http://test/mcp"), {
-      fetch: appFetch,
-      requestInit: { headers },
-    }),
-  );
-  const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const res = await client.callTool({ name, arguments: args });
-    const content = res.content as { type: string; text: string }[];
-    return { isError: res.isError === true, text: content[0].text };
-  };
+  const { client, call } = await connectMcp(app, headers);
   const close = async () => {
     await client.close();
     link.detach();

@@ -5,16 +5,13 @@
  * validation, same transaction, the generation in the answer), authorised like every write (R91).
  */
 import { assert, assertEquals } from "../_assert.ts";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { GraphEngine } from "../../lib/engine.ts";
 import { MemoryWorkspace } from "../../lib/workspace/memory.ts";
 import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
 import { defaultPhases } from "../../lib/pipeline/phases.ts";
 import { type AppOptions, createApp } from "../../lib/api/app.ts";
 import { FILES } from "../contracts/_fixture.ts";
+import { connectMcp } from "./_client.ts";
 
 async function setup(options: AppOptions = {}, headers: Record<string, string> = {}) {
   const workspace = new MemoryWorkspace(FILES);
@@ -25,20 +22,7 @@ async function setup(options: AppOptions = {}, headers: Record<string, string> =
   });
   await engine.rebuild();
   const app = createApp(engine, { edition: "ce", version: "1.2.3", ...options });
-  const appFetch = (input: RequestInfo | URL, init?: RequestInit) =>
-    Promise.resolve(app.fetch(new Request(input, init)));
-  const client = new Client({ name: "graphsvc-test", version: "0.0.1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL("http://test/mcp"), {
-      fetch: appFetch,
-      requestInit: { headers },
-    }),
-  );
-  const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const res = await client.callTool({ name, arguments: args });
-    const content = res.content as { type: string; text: string }[];
-    return { isError: res.isError === true, text: content[0].text };
-  };
+  const { appFetch, client, call } = await connectMcp(app, headers);
   const files = () => workspace.entries();
   return { engine, app, appFetch, client, call, files };
 }

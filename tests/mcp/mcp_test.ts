@@ -14,6 +14,7 @@ import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
 import { defaultPhases } from "../../lib/pipeline/phases.ts";
 import { type AppOptions, createApp } from "../../lib/api/app.ts";
 import { CORPUS_DIR, SKIP_CORPUS } from "../corpus/_corpus.ts";
+import { connectMcp } from "./_client.ts";
 
 const PROJECT = "rescile-example-netbox-vm-verification";
 
@@ -37,18 +38,7 @@ async function setup(options: AppOptions = {}) {
   });
   await engine.rebuild();
   const app = createApp(engine, { edition: "ce", version: "1.2.3", ...options });
-  const appFetch = (input: RequestInfo | URL, init?: RequestInit) =>
-    Promise.resolve(app.fetch(new Request(input, init)));
-  const client = new Client({ name: "graphsvc-test", version: "0.0.1" });
-  const transport = new StreamableHTTPClientTransport(new URL("http://test/mcp"), {
-    fetch: appFetch,
-  });
-  await client.connect(transport);
-  const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const res = await client.callTool({ name, arguments: args });
-    const content = res.content as { type: string; text: string }[];
-    return { isError: res.isError === true, text: content[0].text };
-  };
+  const { appFetch, client, transport, call } = await connectMcp(app);
   const json = async (name: string, args: Record<string, unknown> = {}) => {
     const r = await call(name, args);
     assert(!r.isError, `${name}: ${r.text}`);
