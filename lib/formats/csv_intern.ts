@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { FNV_BASIS, hashSpan } from "../graph/hash.ts";
 
 /**
  * The distinct values of one column, up to `limit` of them.
@@ -52,9 +53,7 @@ export class CellInterner {
    * of `text` when an equal one is kept already.
    */
   internSpan(text: string, start: number, end: number): string {
-    let h = 0x811c9dc5;
-    for (let k = start; k < end; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-    const hash = avalanche(h);
+    const hash = hashSpan(text, start, end, FNV_BASIS);
     const length = end - start;
     let slots = this.#slots;
     let mask = slots.length - 2;
@@ -98,8 +97,3 @@ export class CellInterner {
 }
 
 /** The end of the cell hash (FNV-1a over the UTF-16 code units, then this avalanche). */
-function avalanche(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  return h ^ (h >>> 13);
-}

@@ -16,6 +16,7 @@
  * @module
  */
 import { grown } from "./dense.ts";
+import { FNV_BASIS, hashCodeUnits, hashSpan } from "./hash.ts";
 
 /** Slots probed by an insertion before the table is rehashed with a new seed. */
 const LONG_PROBE = 64;
@@ -67,7 +68,7 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
 
   /** The position of the value named `name` (for {@link idAt}, {@link nameAt}); -1 if none. */
   find(name: string): number {
-    const hash = hashName(name, this.#seed);
+    const hash = hashSpan(name, 0, name.length, this.#seed);
     const slots = this.#slots;
     const mask = slots.length - 2;
     for (let i = (hash << 1) & mask;; i = (i + 2) & mask) {
@@ -120,7 +121,7 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
     const chars = this.#chars;
     for (let k = 0; k < name.length; k++) chars[start + k] = name.charCodeAt(k);
     this.#starts[at + 1] = start + name.length;
-    const hash = hashName(name, this.#seed);
+    const hash = hashSpan(name, 0, name.length, this.#seed);
     this.#entries.push(value);
     this.#names.push(name);
     this.#ids[at] = value.id;
@@ -239,7 +240,7 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
       starts[k] = used;
       used += to - from;
       starts[k + 1] = used;
-      hashes[k] = rehash ? hashChars(chars, starts[k], used, this.#seed) : this.#hashes[p];
+      hashes[k] = rehash ? hashCodeUnits(chars, starts[k], used, this.#seed) : this.#hashes[p];
     }
     const slots = new Int32Array(slotsFor(n, exact ? 4 : 8));
     for (let k = 0; k < n; k++) place(slots, hashes[k], k);
@@ -274,28 +275,6 @@ function place(slots: Int32Array, hash: number, at: number): boolean {
   return probes < LONG_PROBE;
 }
 
-/** A 32-bit hash of `s` (FNV-1a over UTF-16 code units, seeded, then a final avalanche). */
-function hashName(s: string, seed: number): number {
-  let h = seed;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return avalanche(h);
-}
-
-/** {@link hashName} of the code units `chars[start..end]`. */
-function hashChars(chars: Uint16Array, start: number, end: number, seed: number): number {
-  let h = seed;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ chars[i], 0x01000193);
-  return avalanche(h);
-}
-
-function avalanche(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
-
 function randomSeed(): number {
-  return (0x811c9dc5 ^ Math.floor(Math.random() * 0x100000000)) | 0;
+  return (FNV_BASIS ^ Math.floor(Math.random() * 0x100000000)) | 0;
 }
