@@ -9,6 +9,7 @@
 import type { GraphEngine } from "../engine.ts";
 import type { JsonValue } from "../graph/graph.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import { layerPrefix, layerTomlFiles } from "../workspace/sources.ts";
 import type { McpActions } from "../mcp/server.ts";
 import type { ActionSockets } from "../apps/proxy.ts";
 import { dataDirModuleId } from "../workspace/module_source.ts";
@@ -42,18 +43,12 @@ export async function readActionLayer(
   isDataDir: boolean,
   version?: string,
 ): Promise<ActionLayer> {
-  let prefix = "";
-  if (!isDataDir && (await ws.readText("module.toml")) === undefined) {
-    if ((await ws.readText("data/module.toml")) !== undefined) prefix = "data/";
-  }
-  const files = [];
-  for (const path of await ws.listFiles(`${prefix}actions`)) {
-    if (!path.endsWith(".toml")) continue;
-    const text = await ws.readText(path);
-    if (text === undefined) continue;
-    const rel = path.slice(prefix.length);
-    files.push({ path: rel, displayPath: isDataDir ? rel : `${id}/${rel}`, text });
-  }
+  const prefix = await layerPrefix(ws, isDataDir);
+  const files = (await layerTomlFiles(ws, "actions", prefix)).map(({ path, text }) => ({
+    path,
+    displayPath: isDataDir ? path : `${id}/${path}`,
+    text,
+  }));
   return {
     id,
     version,

@@ -8,7 +8,7 @@
  */
 import { ParseError } from "../formats/errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { LayerSource } from "../workspace/sources.ts";
+import { layerPrefix, type LayerSource, layerTomlFiles } from "../workspace/sources.ts";
 import { parseContractFile } from "./parse.ts";
 import type { Contract } from "./types.ts";
 
@@ -120,17 +120,10 @@ async function readLayer(
   id: string,
   isDataDir: boolean,
 ): Promise<ContractFile[]> {
-  let prefix = "";
-  if (!isDataDir && (await workspace.readText("module.toml")) === undefined) {
-    if ((await workspace.readText("data/module.toml")) !== undefined) prefix = "data/";
-  }
-  const out: ContractFile[] = [];
-  for (const path of await workspace.listFiles(`${prefix}contracts`)) {
-    if (!path.endsWith(".toml")) continue;
-    const text = await workspace.readText(path);
-    if (text === undefined) continue;
-    const rel = path.slice(prefix.length);
-    out.push({ module: id, display: isDataDir ? rel : `${id}/${rel}`, text });
-  }
-  return out;
+  const prefix = await layerPrefix(workspace, isDataDir);
+  return (await layerTomlFiles(workspace, "contracts", prefix)).map(({ path, text }) => ({
+    module: id,
+    display: isDataDir ? path : `${id}/${path}`,
+    text,
+  }));
 }

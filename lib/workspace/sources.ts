@@ -78,6 +78,49 @@ export interface LayerSource {
 }
 
 /**
+ * Where a layer's files are: `data/` for a module whose root has no `module.toml` but a
+ * `data/module.toml` (reference MP2), else the root (`""`). The data directory is its own root.
+ *
+ * @example
+ * ```ts
+ * import { MemoryWorkspace } from "./memory.ts";
+ * import { layerPrefix } from "./sources.ts";
+ * const ws = new MemoryWorkspace({ "data/module.toml": "[module]\nname = 'm'\n" });
+ * console.log(await layerPrefix(ws, false)); // "data/"
+ * ```
+ */
+export async function layerPrefix(workspace: Workspace, isDataDir: boolean): Promise<string> {
+  if (isDataDir || (await workspace.readText("module.toml")) !== undefined) return "";
+  return (await workspace.readText("data/module.toml")) !== undefined ? "data/" : "";
+}
+
+/**
+ * The `.toml` files of one folder of a layer (`actions`, `contracts`), paths relative to the
+ * layer's root (see {@link layerPrefix}), in listing order.
+ *
+ * @example
+ * ```ts
+ * import { MemoryWorkspace } from "./memory.ts";
+ * import { layerTomlFiles } from "./sources.ts";
+ * const ws = new MemoryWorkspace({ "actions/a.toml": 'name = "a"', "actions/b.txt": "" });
+ * console.log((await layerTomlFiles(ws, "actions", "")).map((f) => f.path)); // ["actions/a.toml"]
+ * ```
+ */
+export async function layerTomlFiles(
+  workspace: Workspace,
+  folder: string,
+  prefix: string,
+): Promise<{ path: string; text: string }[]> {
+  const out: { path: string; text: string }[] = [];
+  for (const path of await workspace.listFiles(`${prefix}${folder}`)) {
+    if (!path.endsWith(".toml")) continue;
+    const text = await workspace.readText(path);
+    if (text !== undefined) out.push({ path: path.slice(prefix.length), text });
+  }
+  return out;
+}
+
+/**
  * Loads a layer. A module whose root has no `module.toml` but a `data/module.toml` is rooted at
  * `data/` (reference MP2). Root-level files named by `json!` in rule files of this layer or of
  * `jsonRefsFrom` are read too (A25, root_inputs.ts).
