@@ -114,7 +114,17 @@ export function contractInputSchema(inputs: readonly ContractInput[]): z.ZodObje
   return declaredInputSchema(inputs);
 }
 
-function text(value: unknown, isError = false): CallToolResult {
+/**
+ * A tool result holding `value` as JSON text; with `isError`, a tool error (e.g. a problem
+ * document).
+ *
+ * @example
+ * ```ts
+ * import { jsonResult } from "./contract_tools.ts";
+ * console.log(jsonResult({ status: 403 }, true).isError); // true
+ * ```
+ */
+export function jsonResult(value: unknown, isError = false): CallToolResult {
   return {
     ...(isError ? { isError } : {}),
     content: [{ type: "text", text: JSON.stringify(value) }],
@@ -179,13 +189,13 @@ export async function registerContractTools(
       try {
         const refused = await deps.authorize?.(requestHeaders(extra));
         if (refused) {
-          return text({ status: 403, type: "forbidden", detail: refused }, true);
+          return jsonResult({ status: 403, type: "forbidden", detail: refused }, true);
         }
         const result = await contracts.call(contract.name, args);
         const published = deps.awaitGeneration
           ? await deps.awaitGeneration(result.generation)
           : undefined;
-        return text({
+        return jsonResult({
           success: true,
           writes: result.writes,
           generation: result.generation,
@@ -193,7 +203,7 @@ export async function registerContractTools(
         });
       } catch (e) {
         if (!(e instanceof ContractCallError)) throw e;
-        return text({
+        return jsonResult({
           status: e.status,
           type: e.slug,
           detail: e.message,

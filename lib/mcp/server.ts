@@ -23,7 +23,7 @@ import {
   ToolInputError,
 } from "./graph_tools.ts";
 import { globalSearch, localSearch, semanticSearch } from "./search.ts";
-import { declaredInputSchema, requestHeaders } from "./contract_tools.ts";
+import { declaredInputSchema, jsonResult, requestHeaders } from "./contract_tools.ts";
 import { ActionBundleError, ActionInputError, ActionNotFoundError } from "../actions/errors.ts";
 
 /** A row write of `saveAsset` (the live service's auto-CRUD path). */
@@ -90,10 +90,6 @@ export interface McpDeps {
   version: string;
 }
 
-function ok(value: unknown): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(value) }] };
-}
-
 function fail(error: unknown): CallToolResult {
   const known = error instanceof ToolInputError || (error instanceof Error &&
     (error.name === "WriteError" || error.name === "ParseError"));
@@ -105,7 +101,7 @@ function fail(error: unknown): CallToolResult {
 
 async function run(work: () => unknown | Promise<unknown>): Promise<CallToolResult> {
   try {
-    return ok(await work());
+    return jsonResult(await work());
   } catch (e) {
     return fail(e);
   }
@@ -344,10 +340,6 @@ export async function registerActionTools(
   actions: McpActions,
   deps: Pick<McpDeps, "authorize">,
 ): Promise<void> {
-  const problemText = (value: unknown): CallToolResult => ({
-    isError: true,
-    content: [{ type: "text", text: JSON.stringify(value) }],
-  });
   for (const a of await actions.list()) {
     const name = `action.${a.module}.${a.name}`;
     if (name.length > MAX_TOOL_NAME) continue;
@@ -357,12 +349,12 @@ export async function registerActionTools(
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     }, async (args: Record<string, unknown>, extra) => {
       const refused = await deps.authorize?.(requestHeaders(extra));
-      if (refused) return problemText({ status: 403, type: "forbidden", detail: refused });
+      if (refused) return jsonResult({ status: 403, type: "forbidden", detail: refused }, true);
       try {
-        return ok(await actions.invoke(a.module, a.name, args));
+        return jsonResult(await actions.invoke(a.module, a.name, args));
       } catch (e) {
         const problem = actionProblem(e);
-        return problem ? problemText(problem) : fail(e);
+        return problem ? jsonResult(problem, true) : fail(e);
       }
     });
   }
