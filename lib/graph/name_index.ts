@@ -147,6 +147,8 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
 
   /** The values in insertion order (a fresh array). */
   values(): V[] {
+    // Without removals the entries are the values: one copy, no growth.
+    if (this.#size === this.#entries.length) return this.#entries.slice() as V[];
     const out: V[] = [];
     for (const entry of this.#entries) if (entry !== undefined) out.push(entry);
     return out;
