@@ -1,0 +1,82 @@
+/**
+ * Row-level differences of CSV texts (issue 15, incremental rebuilds): the chunked prefix and
+ * suffix search gives exactly what a character-by-character comparison gives.
+ */
+import fc from "fast-check";
+import { assertEquals } from "../_assert.ts";
+import { middleRows, type RowDelta, rowDelta } from "../../lib/pipeline/incremental/text_delta.ts";
+
+/** The same delta, found one character at a time (the definition the fast path must match). */
+function naiveRowDelta(oldText: string, newText: string): RowDelta | undefined {
+  const simple = (t: string) =>
+    !t.includes('"') && !t.includes("\r") && !t.includes("\n\n") && t[0] !== "\n" &&
+    !(t.charCodeAt(0) === 0xfeff && t[1] === "\n");
+  if (!simple(oldText) || !simple(newText)) return undefined;
+  const headerEnd = oldText.indexOf("\n");
+  if (headerEnd < 0 || newText.indexOf("\n") !== headerEnd) return undefined;
+  const max = Math.min(oldText.length, newText.length);
+  let p = 0;
+  while (p < max && oldText[p] === newText[p]) p++;
+  const cut = p === oldText.length && p === newText.length
+    ? p
+    : oldText.lastIndexOf("\n", p - 1) + 1;
+  if (cut <= headerEnd) return undefined;
+  let s = 0;
+  while (
+    s < max - cut && oldText[oldText.length - 1 - s] === newText[newText.length - 1 - s]
+  ) s++;
+  let suffixStart = oldText.length;
+  if (s > 0) {
+    const br = oldText.indexOf("\n", oldText.length - s);
+    if (br >= 0) suffixStart = br + 1;
+  }
+  const suffixLen = oldText.length - suffixStart;
+  const lines = (t: string) =>
+    t.length === 0 ? 0 : t.split("\n").length - (t.endsWith("\n") ? 1 : 0);
+  return {
+    prefixRows: lines(oldText.slice(0, cut)) - 1,
+    suffixRows: lines(oldText.slice(suffixStart)),
+    oldMiddle: oldText.slice(cut, suffixStart),
+    newMiddle: newText.slice(cut, newText.length - suffixLen),
+    headerLine: oldText.slice(0, headerEnd),
+  };
+}
+
+const cell = fc.stringMatching(/^[a-c1-3 ]{0,3}$/);
+const row = fc.array(cell, { minLength: 2, maxLength: 2 }).map((c) => c.join(","));
+const rows = fc.array(row, { maxLength: 40 });
+
+Deno.test("rowDelta: one changed row in a text larger than a chunk", () => {
+  const body = Array.from({ length: 30_000 }, (_, i) => `h-${i},${i % 7}`);
+  const before = `name,port\n${body.join("\n")}\n`;
+  body[21_345] = "h-21345,99";
+  const after = `name,port\n${body.join("\n")}\n`;
+  const d = rowDelta(before, after)!;
+  assertEquals([d.prefixRows, d.suffixRows, d.oldMiddle, d.newMiddle], [
+    21_345,
+    30_000 - 21_346,
+    "h-21345,2\n",
+    "h-21345,99\n",
+  ]);
+  assertEquals(middleRows(d.newMiddle), 1);
+});
+
+Deno.test("rowDelta equals the character-by-character delta on random edits", () => {
+  fc.assert(
+    fc.property(
+      rows,
+      rows,
+      fc.nat(40),
+      fc.nat(40),
+      fc.boolean(),
+      (base, inserted, at, removed, trailingBreak) => {
+        const before = ["name,x", ...base].join("\n") + (trailingBreak ? "\n" : "");
+        const edited = [...base];
+        edited.splice(Math.min(at, edited.length), removed % 4, ...inserted.slice(0, 3));
+        const after = ["name,x", ...edited].join("\n") + "\n";
+        assertEquals(rowDelta(before, after), naiveRowDelta(before, after));
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
