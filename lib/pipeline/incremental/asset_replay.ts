@@ -39,6 +39,12 @@ export interface ChangedBlock {
   rows: BlockRow[];
   /** Whether the rows have the previous resources' names in the previous order. */
   sameKeys: boolean;
+  /** The previous resources of the type, in order. */
+  previous: readonly Resource[];
+  /** Rows outside `[freshFrom, freshTo)` are previous resources (not converted afresh). */
+  freshFrom: number;
+  /** See `freshFrom`. */
+  freshTo: number;
 }
 
 /** A replay ready to run, or why the change needs a full build. */
@@ -155,8 +161,18 @@ function changedBlock(
     for (let i = previous.length - delta.suffixRows; i < previous.length; i++) {
       rows.push(previous[i]);
     }
+    const freshFrom = delta.prefixRows;
+    const freshTo = freshFrom + newMiddle.rows.length;
     return {
-      block: { type, rows, sameKeys: sameKeys(rows, previous) },
+      block: {
+        type,
+        rows,
+        // Kept rows keep their places when the middle keeps its length: compare only it.
+        sameKeys: rows.length === previous.length && sameKeys(rows, previous, freshFrom, freshTo),
+        previous,
+        freshFrom,
+        freshTo,
+      },
       fresh: newMiddle.rows.length,
     };
   }
@@ -171,12 +187,27 @@ function changedBlock(
     seen.add(row.name);
     rows.push(row);
   }
-  return { block: { type, rows, sameKeys: sameKeys(rows, previous) }, fresh: rows.length };
+  return {
+    block: {
+      type,
+      rows,
+      sameKeys: rows.length === previous.length && sameKeys(rows, previous, 0, rows.length),
+      previous,
+      freshFrom: 0,
+      freshTo: rows.length,
+    },
+    fresh: rows.length,
+  };
 }
 
-function sameKeys(rows: readonly BlockRow[], previous: readonly Resource[]): boolean {
-  if (rows.length !== previous.length) return false;
-  for (let i = 0; i < rows.length; i++) if (rows[i].name !== previous[i].name) return false;
+/** Whether rows `[from, to)` carry the names of the previous resources at the same places. */
+function sameKeys(
+  rows: readonly BlockRow[],
+  previous: readonly Resource[],
+  from: number,
+  to: number,
+): boolean {
+  for (let i = from; i < to; i++) if (rows[i].name !== previous[i].name) return false;
   return true;
 }
 

@@ -226,8 +226,8 @@ function propertyChanges(
   const types = new Set(graph.types());
   const changes = new Map<number, Properties>();
   for (const block of blocks.values()) {
-    const previous = graph.resourcesOf(block.type);
-    for (let i = 0; i < block.rows.length; i++) {
+    const previous = block.previous;
+    for (let i = block.freshFrom; i < block.freshTo; i++) {
       const row = block.rows[i];
       if (!row.fresh) continue;
       const before = previous[i];
