@@ -238,14 +238,19 @@ async function createEngine(
   const engine: GraphEngine = new GraphEngine({
     // Every build first bootstraps missing starter data (MP35), then runs generators (GN4). The
     // setup's lines come first (CL20).
+    // It answers what it wrote, so a build after a write reads only the changed files again.
     prepare: async (log) => {
       startup.replay(log);
       const { lines, warnings } = await bootstrapDataDir(workspace, modules);
+      const created: string[] = [];
       for (const l of lines) {
-        if (l.action === "created") log("info", `bootstrap: created ${l.path}`);
+        if (l.action !== "created") continue;
+        log("info", `bootstrap: created ${l.path}`);
+        created.push(l.path);
       }
       for (const w of warnings) log("warn", `bootstrap: ${w}`);
-      await scheduler?.prepare(log);
+      const generated = scheduler ? await scheduler.prepare(log) : [];
+      return generated && [...created, ...generated];
     },
     workspace,
     modules,

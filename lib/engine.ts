@@ -8,7 +8,12 @@
  */
 import { Graph, type JsonValue } from "./graph/graph.ts";
 import type { Workspace } from "./workspace/workspace.ts";
-import { layersInOrder, type LayerSource, loadSourceSet } from "./workspace/sources.ts";
+import {
+  type LayerSource,
+  loadSourceSet,
+  refreshSourceSet,
+  type SourceSet,
+} from "./workspace/sources.ts";
 import { emptyManifest, type ModuleManifest } from "./workspace/manifest.ts";
 import type { Artifact, TemplateRenderer } from "./pipeline/context.ts";
 import type { AssetTableInfo, BuildOutcome, BuildStats, RulePhases } from "./pipeline/build.ts";
@@ -82,6 +87,13 @@ export interface RebuildRequest {
    * change and a full build.
    */
   changed?: readonly string[];
+  /**
+   * The texts some `changed` paths now hold, exactly as the requester wrote them (atomically,
+   * under its own serialization of writes to the file): the build takes them instead of reading
+   * the files again. Give a text only when no later write to the path can have requested its
+   * build before this request.
+   */
+  written?: ReadonlyMap<string, string>;
 }
 
 /** Options of {@link GraphEngine}. */
@@ -102,9 +114,11 @@ export interface GraphEngineOptions {
   phases?: RulePhases;
   /**
    * Runs at the start of EVERY build, after the `before` hooks and before the workspace is read
-   * (generators, GN4). If it throws, that build fails and the last graph stays live.
+   * (generators, GN4). If it throws, that build fails and the last graph stays live. It answers
+   * the data-directory paths it wrote (read again by this build), or nothing when it cannot say
+   * (the build then reads every file again).
    */
-  prepare?: (log: BuildLog) => Promise<void>;
+  prepare?: (log: BuildLog) => Promise<readonly string[] | void>;
   /**
    * Build incrementally where that provably gives the full build's result (default true;
    * `pipeline/incremental/`). False makes every build a full one.
@@ -178,6 +192,14 @@ export class GraphEngine {
   #lastRead: ReadonlyMap<string, string> | undefined;
   /** Whether a requested build has not read the workspace yet (it will see today's files). */
   #readPending = false;
+  /** The sources the newest build read (the base the next one reads only the changes into). */
+  #lastSources: SourceSet | undefined;
+  /** Data-directory paths requests named since the newest build read its sources. */
+  #pendingPaths = new Set<string>();
+  /** Texts requests gave for some of {@link GraphEngine.#pendingPaths}. */
+  #pendingWritten = new Map<string, string>();
+  /** Whether a request since then could not say what it changed: read every file again. */
+  #readAll = true;
 
   /** Creates an engine; nothing is built until a rebuild is requested. @param options workspace, modules, parameters and pipeline hooks */
   constructor(options: GraphEngineOptions) {
@@ -259,6 +281,14 @@ export class GraphEngine {
     if (request.before) this.#beforeNextBuild.push(request.before);
     this.#readPending = true;
     if (!request.changed) this.#unknownChange = true;
+    // A `before` hook (e.g. a Git sync) may change any file.
+    if (!request.changed || request.before) this.#readAll = true;
+    for (const path of request.changed ?? []) {
+      this.#pendingPaths.add(path);
+      const text = request.written?.get(path);
+      if (text === undefined) this.#pendingWritten.delete(path);
+      else this.#pendingWritten.set(path, text);
+    }
     if (this.#running) {
       if (!this.#queued) {
         this.#queued = true;
@@ -372,6 +402,33 @@ export class GraphEngine {
     return this.#current;
   }
 
+  /**
+   * The sources of a build: when every request since the last read named what it changed, only
+   * those files are read again (or taken as their writers gave them) and the rest is the last
+   * read's (`refreshSourceSet`); otherwise everything is read, modules included.
+   */
+  async #readSources(): Promise<SourceSet> {
+    const paths = this.#pendingPaths;
+    const written = this.#pendingWritten;
+    const readAll = this.#readAll || this.#options.incremental === false;
+    const last = this.#lastSources;
+    this.#pendingPaths = new Set();
+    this.#pendingWritten = new Map();
+    this.#readAll = false;
+    // Until this read succeeds, the next one cannot build on it.
+    this.#lastSources = undefined;
+    try {
+      const sources = (!readAll && last &&
+        await refreshSourceSet(last, this.#options.workspace, { paths, written })) ||
+        await loadSourceSet(this.#options.workspace, this.#options.modules ?? []);
+      this.#lastSources = sources;
+      return sources;
+    } catch (e) {
+      this.#readAll = true;
+      throw e;
+    }
+  }
+
   async #buildOnce(generation: number): Promise<void> {
     const startedAt = new Date().toISOString();
     this.#emit({ kind: "start", generation });
@@ -386,7 +443,14 @@ export class GraphEngine {
     let status: BuildStatus;
     try {
       for (const hook of before) await hook(line);
-      await this.#options.prepare?.(line);
+      const prepare = this.#options.prepare;
+      // (Always one await: the read starts after the requester got its generation.)
+      const prepared = prepare ? await prepare(line) : await Promise.resolve([]);
+      if (!prepared) this.#readAll = true;
+      for (const path of prepared ?? []) {
+        this.#pendingPaths.add(path);
+        this.#pendingWritten.delete(path);
+      }
       const moduleCount = this.#options.modules?.length ?? 0;
       line(
         "info",
@@ -394,8 +458,8 @@ export class GraphEngine {
           (moduleCount > 0 ? ` and ${moduleCount} module(s)` : ""),
       );
       this.#readPending = false;
-      const sources = await loadSourceSet(this.#options.workspace, this.#options.modules ?? []);
-      this.#lastRead = layersInOrder(sources).find((l) => l.isDataDir)?.files;
+      const sources = await this.#readSources();
+      this.#lastRead = sources.data.files;
       // Sliced: readers keep being answered from the current snapshot while this builds.
       // Incremental where provably equal to a full build; the published graph is never mutated.
       const build = await this.#builder.buildSliced(sources, {

@@ -69,7 +69,7 @@ export function registerLiveService(
       return engine.current;
     },
     createTemplates: (params) => engine.createTemplates(params),
-    scheduleRebuild: (changed) => engine.requestRebuild({ changed }),
+    scheduleRebuild: (changed, written) => engine.requestRebuild({ changed, written }),
     currentGeneration: () => engine.latestGeneration,
     enabled: options.writes ?? true,
   });

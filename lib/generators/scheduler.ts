@@ -73,6 +73,12 @@ export interface GeneratorSummary {
   aborted: boolean;
   /** Each generator's outcome in run order. */
   outcomes: GeneratorOutcome[];
+  /**
+   * Data-directory paths the run may have written (targets of HTTP generators that ran, with
+   * their `.etag`/`.last_mod` files); `undefined` once a command generator ran, whose writes are
+   * not known.
+   */
+  written: string[] | undefined;
 }
 
 /**
@@ -115,10 +121,12 @@ export class GeneratorScheduler {
     this.#fullRun = true;
   }
 
-  /** The engine hook: runs the due generators; throws {@link GeneratorAbortError} on abort. */
-  readonly prepare = async (log: GeneratorLog): Promise<void> => {
-    await this.run(log);
-  };
+  /**
+   * The engine hook: runs the due generators and answers the paths they may have written
+   * (`undefined`: not known); throws {@link GeneratorAbortError} on abort.
+   */
+  readonly prepare = async (log: GeneratorLog): Promise<string[] | undefined> =>
+    (await this.run(log)).written;
 
   /** Runs every due generator in order (GN4, GN5) and returns the counts. */
   async run(rawLog: GeneratorLog): Promise<GeneratorSummary> {
@@ -131,6 +139,7 @@ export class GeneratorScheduler {
       failed: 0,
       aborted: false,
       outcomes: [],
+      written: [],
     };
     this.#last = summary;
     const env = o.env ?? {};
@@ -168,6 +177,8 @@ export class GeneratorScheduler {
         record("skipped", line);
         continue;
       }
+      if (g.runner === "exec") summary.written = undefined;
+      else summary.written?.push(g.targetPath, `${g.targetPath}.etag`, `${g.targetPath}.last_mod`);
       try {
         const line = await this.#runOne(g, templates, masker, env, params, log);
         log("info", line);

@@ -209,6 +209,95 @@ export async function loadSourceSet(
   return { modules: moduleLayers, data: await loadLayer("data", dataDir, true, moduleLayers) };
 }
 
+/** What changed in the data directory since a source set was loaded. */
+export interface DataDirChanges {
+  /** Data-directory paths that may have changed (written, created or removed). */
+  readonly paths: ReadonlySet<string>;
+  /**
+   * Texts some of those paths were given by the caller's own atomic writes (path → text, exactly
+   * as written): taken as they are instead of read again.
+   */
+  readonly written?: ReadonlyMap<string, string>;
+}
+
+/**
+ * The source set of the next build, read again only where the data directory changed: the
+ * folders are listed again (files added or removed show), every path named in `changes` is taken
+ * from `changes.written` or read, a file the previous set does not have is read, and every other
+ * file keeps the text of `previous`. Module layers are those of `previous` (modules are read
+ * again by {@link loadSourceSet}). Answers `undefined` where only a full load is right: the
+ * previous set had unreadable files, or the manifest, a rule file or a root-level input changed
+ * (what a rule file names at the root is read as {@link loadLayer} does).
+ *
+ * The caller vouches that no path outside `changes.paths` changed since `previous` was loaded
+ * (the engine does when every request since names its paths).
+ *
+ * @example
+ * ```ts
+ * import { MemoryWorkspace } from "./memory.ts";
+ * import { loadSourceSet, refreshSourceSet } from "./sources.ts";
+ * const ws = new MemoryWorkspace({ "assets/a.csv": "name\nx\n", "assets/b.csv": "name\ny\n" });
+ * const before = await loadSourceSet(ws);
+ * const text = "name\nz\n";
+ * await ws.writeTextAtomic("assets/a.csv", text);
+ * const paths = new Set(["assets/a.csv"]);
+ * const next = await refreshSourceSet(before, ws, { paths, written: new Map([["assets/a.csv", text]]) });
+ * console.log(next?.data.files.get("assets/a.csv"), next?.data.files.get("assets/b.csv") === before.data.files.get("assets/b.csv")); // "name\nz\n" true
+ * ```
+ */
+export async function refreshSourceSet(
+  previous: SourceSet,
+  dataDir: Workspace,
+  changes: DataDirChanges,
+): Promise<SourceSet | undefined> {
+  const prev = previous.data;
+  if ((prev.errors?.length ?? 0) > 0) return undefined;
+  for (const path of changes.paths) {
+    const folder = topFolder(path);
+    if (!isLayerFolder(folder) || RULE_FOLDERS.includes(folder)) return undefined;
+  }
+  if ((await dataDir.available?.()) === false) {
+    throw new WorkspaceUnavailableError("the data directory");
+  }
+  const files = new Map<string, string>();
+  const errors: ParseError[] = [];
+  for (const folder of LAYER_FOLDERS) {
+    for (const path of await dataDir.listFiles(folder)) {
+      const kept = changes.paths.has(path) ? undefined : prev.files.get(path);
+      if (kept !== undefined) {
+        files.set(path, kept);
+        continue;
+      }
+      const written = changes.written?.get(path);
+      try {
+        const text = written ?? await dataDir.readText(path);
+        if (text === undefined) continue;
+        rejectNul(text, path);
+        files.set(path, text);
+      } catch (e) {
+        if (!(e instanceof ParseError)) throw e;
+        errors.push(e);
+      }
+    }
+  }
+  // Root-level inputs named by rule files: the rule files did not change, so neither did they.
+  for (const [path, text] of prev.files) if (!isLayerFolder(topFolder(path))) files.set(path, text);
+  return { modules: previous.modules, data: { ...prev, files, errors } };
+}
+
+/** Folders whose files are rules: a change there may change which root-level inputs are read. */
+const RULE_FOLDERS = ["models", "compliance", "output"];
+
+/** The first segment of a relative path (`""` for a root-level file). */
+function topFolder(path: string): string {
+  const slash = path.indexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
+}
+
+function isLayerFolder(folder: string): boolean {
+  return (LAYER_FOLDERS as readonly string[]).includes(folder);
+}
+
 /** Every layer in rule order: modules first, the data directory last. */
 export function layersInOrder(set: SourceSet): Layer[] {
   return [...set.modules, set.data];

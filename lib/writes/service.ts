@@ -41,9 +41,14 @@ export interface WriteServiceOptions {
   createTemplates: (params: Readonly<Record<string, JsonValue>>) => TemplateRenderer;
   /**
    * Schedules a rebuild after a durable write; returns the generation that will contain it.
-   * `changed`: the data-directory paths the write changed (lets the build be incremental).
+   * `changed`: the data-directory paths the write changed (lets the build be incremental);
+   * `written`: the texts some of them now hold, exactly as written under the file's lock (the
+   * build need not read them again).
    */
-  scheduleRebuild: (changed: readonly string[]) => number;
+  scheduleRebuild: (
+    changed: readonly string[],
+    written?: ReadonlyMap<string, string>,
+  ) => number;
   /** Generation that already contains the current files (for writes that changed nothing). */
   currentGeneration: () => number;
   /** Whether asset writes are enabled (`admin_assets`, R60); default true. */
@@ -401,7 +406,9 @@ export class WriteService {
       });
       return {
         rows: table.editor.rowCount,
-        generation: this.#generationAfter(changed ? [target.path] : []),
+        generation: changed
+          ? this.#generationAfter([target.path], new Map([[target.path, out]]))
+          : this.#generationAfter([]),
         changed,
       };
     });
@@ -427,7 +434,9 @@ export class WriteService {
       return {
         file: target.file,
         rows: rows.length,
-        generation: this.#generationAfter(changed ? [target.path] : []),
+        generation: changed
+          ? this.#generationAfter([target.path], new Map([[target.path, data]]))
+          : this.#generationAfter([]),
         changed,
       };
     });
@@ -448,8 +457,8 @@ export class WriteService {
   }
 
   /** Generation containing a write that changed the files `changed` (none: a no-op write). */
-  #generationAfter(changed: readonly string[]): number {
-    if (changed.length > 0) return this.#options.scheduleRebuild(changed);
+  #generationAfter(changed: readonly string[], written?: ReadonlyMap<string, string>): number {
+    if (changed.length > 0) return this.#options.scheduleRebuild(changed, written);
     const current = this.#options.currentGeneration();
     return current > 0 ? current : this.#options.scheduleRebuild([]);
   }

@@ -20,6 +20,8 @@ Deno.test("GN10 GN11 GET with the default user agent writes the body verbatim", 
     const summary = await s.run(() => {});
     assertEquals([summary.run, summary.skipped, summary.failed], [1, 0, 0]);
     assertEquals(await ws.readText("input/r.json"), '{ "a" : 1 }');
+    // What the build after it must read again (issue 15: builds read only changed files).
+    assertEquals(summary.written, ["input/r.json", "input/r.json.etag", "input/r.json.last_mod"]);
     assertEquals(srv.seen[0].method, "GET");
     assertEquals(srv.seen[0].headers.get("user-agent"), `graphsvc-importer/${VERSION}`);
     assert(
