@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { JsonValue, Resource } from "../../graph/graph.ts";
+import { compareStrings, type JsonValue, type Resource } from "../../graph/graph.ts";
 import { FilterError } from "./errors.ts";
 import {
   compileUserRegex,
@@ -60,6 +60,65 @@ export function compileFilter(filter: unknown): ResourcePredicate {
     }
     return true;
   };
+}
+
+/**
+ * The only resource names a filter can match, when its top level restricts `name` to a few exact
+ * strings: through `name: <value>`, `name: { eq: <value> }` or `name: { in: [...] }` (several
+ * such conditions: the smallest set). `undefined` when no condition restricts it that way, e.g.
+ * an operand that is a number or a numeric-looking string (M73 compares those numerically, so
+ * `"42"`, `"42.0"` and `"4.2e1"` all match: no finite list of names). The names are distinct and
+ * ordered by code unit (the order of a type's resources in a root field).
+ *
+ * Every resource the filter accepts has its `name` in the list, so looking these names up in the
+ * graph's name index and applying {@link compileFilter}'s predicate to the hits gives exactly
+ * the resources a scan would keep. Call it only on a filter that {@link compileFilter} accepted.
+ *
+ * @example
+ * ```ts
+ * console.log(candidateNames({ name: { in: ["b", "a", "b"] }, env: "prod" })); // ["a", "b"]
+ * console.log(candidateNames({ name: { eq: "42" } })); // undefined
+ * ```
+ */
+export function candidateNames(filter: unknown): string[] | undefined {
+  if (!isPlainObject(filter) || !Object.hasOwn(filter, "name")) return undefined;
+  const condition = filter.name as JsonValue;
+  let best: Set<string> | undefined;
+  const consider = (names: Set<string> | undefined) => {
+    if (names !== undefined && (best === undefined || names.size < best.size)) best = names;
+  };
+  if (isPlainObject(condition)) {
+    for (const op of Object.keys(condition)) {
+      const operand = condition[op] as JsonValue;
+      if (op === "eq") consider(namesEqualTo(operand, new Set()));
+      else if (op === "in" && Array.isArray(operand)) {
+        let names: Set<string> | undefined = new Set();
+        for (const option of operand) {
+          names = namesEqualTo(option, names);
+          if (names === undefined) break;
+        }
+        consider(names);
+      }
+    }
+  } else {
+    consider(namesEqualTo(condition, new Set()));
+  }
+  return best === undefined ? undefined : [...best].sort(compareStrings);
+}
+
+/**
+ * Adds to `into` every string `s` with `matches(s, expected)` (a resource name is always a
+ * string): `expected` itself for a non-numeric string; `true`/`True` or `false`/`False` for a
+ * boolean; none for null, an object or an array (M73 never equates them with a string).
+ * `undefined` for a number or numeric-looking string, which numerically equal names match.
+ */
+function namesEqualTo(expected: JsonValue, into: Set<string>): Set<string> | undefined {
+  if (expected === null || typeof expected === "object") return into;
+  if (typeof expected === "boolean") {
+    return into.add(expected ? "True" : "False").add(expected ? "true" : "false");
+  }
+  if (typeof expected === "number" || toNumber(expected) !== undefined) return undefined;
+  return into.add(expected);
 }
 
 function compileOperator(key: string, op: string, operand: JsonValue): Test {

@@ -67,6 +67,8 @@ export interface SchemaModel {
   readonly nodePropertyCount: number;
   /** Sum over relations of their property count. */
   readonly edgePropertyCount: number;
+  /** Number of resources of each type, keyed by raw type (not part of the schema's shape). */
+  readonly resourceCounts: ReadonlyMap<string, number>;
   /** Type-name registry: later additions (mutation inputs) must claim names here. */
   readonly typeNames: NameRegistry;
 }
@@ -97,12 +99,15 @@ export function buildSchemaModel(graph: Graph): SchemaModel {
 
   let nodePropertyCount = 0;
   const propertyKinds = new Map<string, KindCollector>();
+  const resourceCounts = new Map<string, number>();
   for (const type of rawTypes) {
     const collector = new KindCollector();
-    for (const resource of graph.resourcesOf(type)) {
+    const resources = graph.resourcesOf(type);
+    for (const resource of resources) {
       nodePropertyCount += collector.add(resource.properties, "name") + 1;
     }
     propertyKinds.set(type, collector);
+    resourceCounts.set(type, resources.length);
   }
 
   let edgePropertyCount = 0;
@@ -193,6 +198,7 @@ export function buildSchemaModel(graph: Graph): SchemaModel {
     relationTypeCount: relationTypes.size,
     nodePropertyCount,
     edgePropertyCount,
+    resourceCounts,
     typeNames,
   };
 }

@@ -22,7 +22,6 @@ import {
   GraphQLUnionType,
 } from "graphql";
 import { compareStrings, type Graph, type Relation, type Resource } from "../../graph/graph.ts";
-import { compileFilter } from "./filter.ts";
 import type { FieldScalar } from "./infer.ts";
 import { GraphQLJSON } from "./json_scalar.ts";
 import type { PropertyFieldModel, RelationFieldModel } from "./model.ts";
@@ -33,8 +32,8 @@ import {
   listNodes,
   type Page,
   PAGE_ARGS,
-  pageOf,
 } from "./paths.ts";
+import { selectResources } from "./select.ts";
 import { costExtension, FIND_PATHS_COST, pagedSize } from "./cost.ts";
 import { type GraphState, graphState } from "./snapshot.ts";
 
@@ -314,12 +313,9 @@ function schemaFromModel(state: GraphState, options: BuildSchemaOptions): GraphQ
         },
         ...PAGE_ARGS,
       },
-      extensions: costExtension((args, snapshot) => pagedSize(args, snapshot.sortedOf(raw).length)),
-      resolve: (_root, args: { filter?: unknown } & Page, context) => {
-        const all = snapshotOf(context).sortedOf(raw);
-        if (args.filter === undefined || args.filter === null) return pageOf(all, args);
-        return pageOf(all.filter(compileFilter(args.filter)), args);
-      },
+      extensions: costExtension((args, snapshot) => pagedSize(args, snapshot.countOf(raw))),
+      resolve: (_root, args: { filter?: unknown } & Page, context) =>
+        selectResources(snapshotOf(context), raw, args.filter, args),
     };
   }
   Object.assign(queryFields, globalFields());

@@ -103,14 +103,30 @@ export class GraphState {
     if (!this.graph.sealed) return this.graph.resourcesOfSorted(type);
     let list = this.#sorted.get(type);
     if (!list) {
-      // A derived graph has the same names: the base's order, with this graph's resources.
-      const base = this.#baseState();
-      const known = base ? base.state.#sorted.get(type) : undefined;
+      // A derived graph has the same names: an ancestor's order, with this graph's resources.
+      // (Reads that look resources up by name never list them, so the nearest ancestor that
+      // has the list may be a few derivations back.)
+      let known: readonly Resource[] | undefined;
+      for (let s = this.#baseState()?.state; s && !known; s = s.#baseState()?.state) {
+        known = s.#sorted.get(type);
+      }
       const graph = this.graph;
       list = known ? known.map((r) => graph.getResourceById(r.id)!) : graph.resourcesOfSorted(type);
       this.#sorted.set(type, list);
     }
     return list;
+  }
+
+  /**
+   * Number of resources of `type`, without listing them once the graph is sealed: the length of
+   * {@link sortedOf} when that is known, else the count the schema model took (a model inherited
+   * from the base of a derived graph counts the same resources: derivation keeps every name).
+   */
+  countOf(type: string): number {
+    const sorted = this.#sorted.get(type);
+    if (sorted) return sorted.length;
+    if (!this.graph.sealed) return this.graph.resourcesOf(type).length;
+    return this.model.resourceCounts.get(type) ?? 0;
   }
 
   /**
