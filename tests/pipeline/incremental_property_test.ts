@@ -2,7 +2,8 @@
 // auto-linking M60–M64): random small workspaces and random sequences of row edits, row adds,
 // row deletes, file adds, header and broken-text edits; after every step the incremental result
 // (graph in iteration order, relations, issues, artifacts) is compared with a from-scratch build
-// of the same sources. Then every corpus module goes through edits of its CSVs the same way.
+// of the same sources; with rule files that reach some types and not others (rule_reach.ts).
+// Then every corpus module goes through edits of its CSVs the same way.
 import fc from "fast-check";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { buildGraph, type BuildOptions, type BuildResult } from "../../lib/pipeline/build.ts";
@@ -58,11 +59,14 @@ function withDataFiles(sources: SourceSet, files: ReadonlyMap<string, string>): 
 }
 
 function emptySources(files: Record<string, string>): SourceSet {
+  // The manifest is the layer's `manifestText`, not one of its files (sources.ts).
+  const { "module.toml": manifestText, ...rest } = files;
   const data: Layer = {
     id: "data",
     isDataDir: true,
     location: "memory:",
-    files: new Map(Object.entries(files).sort(([a], [b]) => a < b ? -1 : 1)),
+    manifestText,
+    files: new Map(Object.entries(rest).sort(([a], [b]) => a < b ? -1 : 1)),
   };
   return { modules: [], data };
 }
@@ -82,11 +86,14 @@ function step(
   const full = buildGraph(sources, OPTIONS);
   assertEquals(dump(inc.result), dump(full), `${label} (${inc.mode}: ${inc.reason})`);
   if (inc.reason.includes("links replayed")) linkReplays++;
+  if (inc.reason.includes("no rule reaches")) ruleDerived++;
   return inc.mode;
 }
 
 /** Incremental builds that replayed auto-linking too (link_replay.ts). */
 let linkReplays = 0;
+/** Incremental builds derived in a workspace with rule files (rule_reach.ts). */
+let ruleDerived = 0;
 
 // ---------------------------------------------------------------------------------------------
 // Random workspaces
@@ -135,6 +142,8 @@ const RULES: Record<string, Record<string, string>> = {
 resource_type = "tag"
 name = "tag-{{ origin_resource.name | trim }}"
 relation_type = "TAGGED"
+[create_resource.properties]
+env = "{{ origin_resource.env | default(value='-') }}"
 `,
   },
   output: {
@@ -144,7 +153,50 @@ resource_type = "listing"
 name = "list-{{ origin_resource.name | trim }}"
 filename = "{{ origin_resource.name | trim }}.txt"
 mimetype = "text/plain"
-template = "{{ origin_resource.name }}"
+template = "{{ origin_resource.name }} {{ origin_resource.env | default(value='-') }}"
+`,
+  },
+  // Reads the whole host with its related resources (zone, network, app through relation
+  // columns) without naming them.
+  dump: {
+    "output/dump.toml": `origin_resource = "host"
+[[output]]
+resource_type = "dump"
+name = "dump-{{ origin_resource.name | trim }}"
+filename = "{{ origin_resource.name | trim }}.json"
+mimetype = "application/json"
+template = "{{ origin_resource | json_encode }}"
+`,
+  },
+  // Rules that reach other types: through a link, through compliance, and through a type made
+  // by a template (it never names "zone", yet writes onto zone resources of the same names).
+  link: {
+    "models/net.toml": `origin_resource = "host"
+[[link_resources]]
+with = "network"
+join = { local = "env", remote = "env" }
+create_relation = { type = "same_env" }
+`,
+  },
+  compliance: {
+    "compliance/app.toml": `audit_id = "A1"
+[[control]]
+id = "APP"
+name = "Apps"
+[[control.target]]
+origin_resource_types = ["app"]
+match_on = [{ property = "env", value = "prod" }]
+[control.target.resource.properties]
+env = "audited"
+`,
+  },
+  dynamic: {
+    "models/dyn.toml": `origin_resource = "host"
+[[create_resource]]
+resource_type = "{{ 'zo' ~ 'ne' }}"
+name = "{{ origin_resource.name }}"
+[create_resource.properties]
+env = "from-rule"
 `,
   },
   manifest: {
@@ -255,6 +307,7 @@ function applyEdit(
 Deno.test("incremental builds equal full builds after every random edit (issue 15; O7, A15–A20, M60–M64)", () => {
   const modes = new Map<BuildMode, number>();
   linkReplays = 0;
+  ruleDerived = 0;
   fc.assert(
     fc.property(
       fc.subarray(TYPES, { minLength: 1 }).chain((types) =>
@@ -290,6 +343,8 @@ Deno.test("incremental builds equal full builds after every random edit (issue 1
   ok((modes.get("assets") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
   ok((modes.get("reuse") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
   ok((modes.get("properties") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
+  // Property changes were derived in workspaces with rule files too (types no rule reaches).
+  ok(ruleDerived > 0, `modes: ${JSON.stringify([...modes])}`);
   // Same-key edits mostly take the `properties` path here; link replays are exercised (and
   // asserted) by the two tests below, whose edits change relation columns.
 });

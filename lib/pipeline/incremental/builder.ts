@@ -33,6 +33,10 @@ import {
 import { runSteps, runStepsSliced, type Steps } from "../slicing.ts";
 import { type ChangedBlock, planAssetReplay, replayAssetSteps } from "./asset_replay.ts";
 import { LinkReplay } from "./link_replay.ts";
+import { RuleReach, ruleReachOf } from "./rule_reach.ts";
+
+/** Folders of rule files (and what they read): models, compliance, output. */
+const RULE_FOLDERS = ["models", "compliance", "output"];
 
 /** How a build was made: see the module documentation. */
 export type BuildMode = "full" | "reuse" | "assets" | "properties";
@@ -56,6 +60,8 @@ export interface ChangeHint {
 interface Previous {
   sources: SourceSet;
   result: BuildResult;
+  /** The rule analysis of `sources`, once made (rule texts unchanged → the same analysis). */
+  reach?: { texts: string[]; reach: RuleReach };
   key: string;
   createTemplates: BuildOptions["createTemplates"];
   phases: BuildOptions["phases"];
@@ -64,7 +70,7 @@ interface Previous {
 type Plan =
   | { kind: "full"; reason: string }
   | { kind: "reuse" }
-  | { kind: "assets"; changed: string[] };
+  | { kind: "assets"; changed: string[]; rules?: string };
 
 /**
  * Builds incrementally where the result provably equals a full build (see the module doc).
@@ -122,54 +128,96 @@ export class IncrementalBuilder {
     if (plan.kind === "reuse") {
       build = { result: this.#prev!.result, mode: "reuse", reason: "no file changed" };
     } else if (plan.kind === "assets") {
-      const prev = this.#prev!;
-      const replay = planAssetReplay(prev.result, prev.sources, sources, plan.changed);
-      const changes = replay.ok ? propertyChanges(prev.result, replay.blocks) : undefined;
-      if (changes) {
-        const result: BuildResult = {
-          ...prev.result,
-          graph: prev.result.graph.derive(changes),
-          stats: { ...prev.result.stats, timings: {} },
-        };
-        build = {
-          result,
-          mode: "properties",
-          reason: `${plan.changed.join(", ")} changed: ${changes.size} resource(s) derived`,
-        };
-      } else if (replay.ok) {
-        const fresh = new Set<number>();
-        const links = linksReplayable(prev.result, replay.blocks)
-          ? new LinkReplay(prev.result.graph, fresh)
-          : undefined;
-        const result = yield* buildSteps(sources, options, {
-          assetPhase: (ctx) => replayAssetSteps(ctx, prev.result, replay.blocks, fresh),
-          link: links && ((ctx, phase, warn) => links.run(ctx.graph, ctx.issues, phase, warn)),
-        });
-        build = {
-          result,
-          mode: "assets",
-          reason: `${plan.changed.join(", ")} changed: ${replay.freshRows} row(s) converted, ` +
-            (links ? "links replayed" : "links rebuilt"),
-        };
-      } else {
-        build = {
-          result: yield* buildSteps(sources, options),
-          mode: "full",
-          reason: replay.reason,
-        };
-      }
+      build = yield* this.#assetsBuild(plan, sources, options);
     } else {
       build = { result: yield* buildSteps(sources, options), mode: "full", reason: plan.reason };
     }
     // A failed build (structural errors) is no base for the next one: keep nothing of it.
+    const reach = this.#prev?.reach;
     this.#prev = build.result.outcome === "failed" ? undefined : {
       sources,
       result: build.result,
+      reach,
       key,
       createTemplates: options.createTemplates,
       phases: options.phases,
     };
     return build;
+  }
+
+  /** A build after changes to asset CSVs only: derived, replayed, or full when neither proves. */
+  *#assetsBuild(
+    plan: { changed: string[]; rules?: string },
+    sources: SourceSet,
+    options: BuildOptions,
+  ): Steps<IncrementalBuild> {
+    const prev = this.#prev!;
+    const replay = planAssetReplay(prev.result, prev.sources, sources, plan.changed);
+    if (!replay.ok) {
+      return { result: yield* buildSteps(sources, options), mode: "full", reason: replay.reason };
+    }
+    const changes = propertyChanges(prev.result, replay.blocks);
+    if (plan.rules !== undefined) {
+      // With rule files, only property changes of types no rule can reach (rule_reach.ts).
+      const why = changes
+        ? this.#ruleReach(sources, prev, [...replay.blocks.keys()])
+        : "more than properties changed";
+      if (why !== undefined) {
+        return {
+          result: yield* buildSteps(sources, options),
+          mode: "full",
+          reason: `rule files present (${plan.rules}): ${why}`,
+        };
+      }
+    }
+    const changed = plan.changed.join(", ");
+    if (changes) {
+      const result: BuildResult = {
+        ...prev.result,
+        graph: prev.result.graph.derive(changes),
+        stats: { ...prev.result.stats, timings: {} },
+      };
+      return {
+        result,
+        mode: "properties",
+        reason: `${changed} changed: ${changes.size} resource(s) derived` +
+          (plan.rules !== undefined ? "; no rule reaches the changed types" : ""),
+      };
+    }
+    const fresh = new Set<number>();
+    const links = linksReplayable(prev.result, replay.blocks)
+      ? new LinkReplay(prev.result.graph, fresh)
+      : undefined;
+    const result = yield* buildSteps(sources, options, {
+      assetPhase: (ctx) => replayAssetSteps(ctx, prev.result, replay.blocks, fresh),
+      link: links && ((ctx, phase, warn) => links.run(ctx.graph, ctx.issues, phase, warn)),
+    });
+    return {
+      result,
+      mode: "assets",
+      reason: `${changed} changed: ${replay.freshRows} row(s) converted, ` +
+        (links ? "links replayed" : "links rebuilt"),
+    };
+  }
+
+  /** Why rules may reach one of `types` (`undefined`: none can); the analysis is kept. */
+  #ruleReach(sources: SourceSet, prev: Previous, types: readonly string[]): string | undefined {
+    const texts = RULE_FOLDERS.flatMap((f) => filesIn(sources, f).map((file) => file.text));
+    const known = prev.reach;
+    let reach: RuleReach;
+    if (
+      known && known.texts.length === texts.length && known.texts.every((t, i) => t === texts[i])
+    ) {
+      reach = known.reach;
+    } else {
+      reach = new RuleReach(sources);
+      prev.reach = { texts, reach };
+    }
+    for (const type of types) {
+      const why = ruleReachOf(reach, prev.result.graph, prev.result.manifest, type);
+      if (why !== undefined) return why;
+    }
+    return undefined;
   }
 
   #plan(sources: SourceSet, options: BuildOptions, key: string): Plan {
@@ -195,9 +243,7 @@ export class IncrementalBuilder {
       }
     }
     if (options.removeOrphanedAssets) return { kind: "full", reason: "orphan removal" };
-    const rules = ruleFiles(sources);
-    if (rules) return { kind: "full", reason: `rule files present (${rules})` };
-    return { kind: "assets", changed: diff };
+    return { kind: "assets", changed: diff, rules: ruleFiles(sources) };
   }
 }
 
@@ -280,7 +326,7 @@ function canonical(value: JsonValue): JsonValue {
 
 /** The first rule file of the sources (models, compliance, output), if any. */
 function ruleFiles(sources: SourceSet): string | undefined {
-  for (const folder of ["models", "compliance", "output"]) {
+  for (const folder of RULE_FOLDERS) {
     const files = filesIn(sources, folder);
     if (files.length > 0) return files[0].displayPath;
   }

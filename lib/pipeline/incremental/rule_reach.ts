@@ -1,0 +1,143 @@
+/**
+ * Which asset types the rules of a workspace can reach (issue 15, incremental rebuilds of
+ * workspaces with rule files). A type no rule can reach is one whose properties no model,
+ * compliance or output rule can read or write: a change to those properties changes nothing
+ * the rule phases do, so the next build is the previous one with the new properties.
+ *
+ * Rules reach resources only through types they name (`origin_resource`, `with`, `to`,
+ * `resource_type`, map and link targets, relation fields of a view) or through relations of
+ * resources they already reached. So a type is unreachable when all of this holds, and reachable
+ * (the build is a full one) when anything is in doubt:
+ *
+ * - its name occurs nowhere in the text of any file of any layer's `models/`, `compliance/` or
+ *   `output/` folder (templates and Jsonnet included), nor in any key or string of a rule file
+ *   once its TOML escapes are decoded;
+ * - no rule file holds a template (`{{`, `{%`) in a value of a key that can name a type (so no
+ *   type is made from data or parameters), and every rule file parses as TOML;
+ * - no resource of the type has a relation (in the previous graph, which the change keeps: the
+ *   changes accepted here keep keys and relation columns);
+ * - the manifest states no `[requirements.<type>]` for it (checked on the finished graph, MP41).
+ *
+ * @module
+ */
+import { parse as parseToml } from "smol-toml";
+import type { Graph } from "../../graph/graph.ts";
+import { filesIn, type SourceSet } from "../../workspace/sources.ts";
+import type { ModuleManifest } from "../../workspace/manifest.ts";
+
+/** Folders whose files are rules or what rules read (templates, Jsonnet). */
+const RULE_FOLDERS = ["models", "compliance", "output"] as const;
+
+/**
+ * Keys whose values may name a type (or a path through types): a template in any of them could
+ * make a type's name from data. Matched broadly on purpose: a key wrongly taken for one only
+ * costs a full build.
+ */
+const TYPE_KEY = /type|resource|origin|target|^with$|^to$|^from$|property|derived|join/i;
+
+const TEMPLATE = /\{\{|\{%/;
+
+/** The rule texts of a source set, scanned once and asked about any number of types. */
+export class RuleReach {
+  /** Why every type counts as reachable, when the rules cannot be analysed. */
+  readonly doubt: string | undefined;
+  readonly #texts: string[] = [];
+
+  /**
+   * Scans the rule files of `sources`.
+   *
+   * @example
+   * ```ts
+   * import { RuleReach } from "./rule_reach.ts";
+   * import type { SourceSet } from "../../workspace/sources.ts";
+   * const files = new Map([["models/a.toml", 'origin_resource = "host"\n']]);
+   * const sources = { modules: [], data: { id: "data", isDataDir: true, location: "memory:", files } } as SourceSet;
+   * const reach = new RuleReach(sources);
+   * console.log(reach.names("host"), reach.names("zone")); // true false
+   * ```
+   */
+  constructor(sources: SourceSet) {
+    let doubt: string | undefined;
+    for (const folder of RULE_FOLDERS) {
+      for (const file of filesIn(sources, folder)) {
+        this.#texts.push(file.text);
+        if (doubt !== undefined || !file.relPath.endsWith(".toml")) continue;
+        let doc: unknown;
+        try {
+          doc = parseToml(file.text);
+        } catch {
+          doubt = `${file.displayPath} does not parse`;
+          continue;
+        }
+        const found = this.#walk(doc, undefined, file.text);
+        if (found) doubt = `${file.displayPath}: ${found}`;
+      }
+    }
+    this.doubt = doubt;
+  }
+
+  /** Whether any rule text names `type` (raw text, or a decoded TOML key or string). */
+  names(type: string): boolean {
+    return this.#texts.some((t) => t.includes(type)) ||
+      this.#decoded.some((t) => t.includes(type));
+  }
+
+  /** Decoded TOML keys and strings that differ from any raw text (escapes). */
+  readonly #decoded: string[] = [];
+
+  /**
+   * Collects the decoded strings and keys of a TOML document that its raw `text` does not hold
+   * as they are (escapes); answers why a value is in doubt (a templated type key).
+   */
+  #walk(value: unknown, key: string | undefined, text: string): string | undefined {
+    if (typeof value === "string") {
+      if (!text.includes(value)) this.#decoded.push(value);
+      if (key !== undefined && TYPE_KEY.test(key) && TEMPLATE.test(value)) {
+        return `'${key}' is a template (it may name any type)`;
+      }
+      return undefined;
+    }
+    if (Array.isArray(value)) {
+      for (const v of value) {
+        const found = this.#walk(v, key, text);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    if (value !== null && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        if (!text.includes(k)) this.#decoded.push(k);
+        const found = this.#walk(v, k, text);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Why the rules may reach `type` in `graph` (see the module documentation), or `undefined` when
+ * they cannot.
+ *
+ * @example
+ * ```ts ignore
+ * const why = ruleReachOf(new RuleReach(sources), prev.graph, prev.manifest, "zone");
+ * if (why === undefined) console.log("rules never see zone");
+ * ```
+ */
+export function ruleReachOf(
+  reach: RuleReach,
+  graph: Graph,
+  manifest: ModuleManifest,
+  type: string,
+): string | undefined {
+  if (reach.doubt !== undefined) return reach.doubt;
+  if (reach.names(type)) return `a rule file names '${type}'`;
+  if (manifest.requirements.has(type)) return `requirements are declared for '${type}'`;
+  for (const r of graph.resourcesOf(type)) {
+    if (graph.outgoing(r).length > 0 || graph.incoming(r).length > 0) {
+      return `'${type}' has relations`;
+    }
+  }
+  return undefined;
+}

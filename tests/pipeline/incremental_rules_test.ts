@@ -1,0 +1,148 @@
+/**
+ * Incremental builds of workspaces with rule files (issue 15 item 2, rule_reach.ts): a property
+ * change of a type no rule can reach is derived from the previous build; a change of a type a
+ * rule names, reaches through relations, or may make from a template is a full build. Every
+ * result equals a from-scratch build of the same sources.
+ */
+import { assertEquals } from "../_assert.ts";
+import { buildGraph, type BuildOptions, type BuildResult } from "../../lib/pipeline/build.ts";
+import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
+import { defaultPhases } from "../../lib/pipeline/phases.ts";
+import { IncrementalBuilder } from "../../lib/pipeline/incremental/builder.ts";
+import type { Layer, SourceSet } from "../../lib/workspace/sources.ts";
+
+const OPTIONS: BuildOptions = { createTemplates: createTemplateRenderer, phases: defaultPhases };
+
+function sources(files: Record<string, string>): SourceSet {
+  const { "module.toml": manifestText, ...rest } = files;
+  const data: Layer = {
+    id: "data",
+    isDataDir: true,
+    location: "memory:",
+    manifestText,
+    files: new Map(Object.entries(rest).sort(([a], [b]) => a < b ? -1 : 1)),
+  };
+  return { modules: [], data };
+}
+
+function seen(r: BuildResult) {
+  return JSON.parse(JSON.stringify({
+    graph: r.graph.toJSON(),
+    resources: [...r.graph.resources()].map((x) => [x.type, x.name, x.properties]),
+    issues: r.issues,
+    artifacts: r.artifacts,
+  }));
+}
+
+/** Builds `before`, then `after` incrementally; checks it against a full build; the mode. */
+function modeAfter(before: Record<string, string>, after: Record<string, string>): string {
+  const builder = new IncrementalBuilder();
+  builder.build(sources(before), OPTIONS);
+  const inc = builder.build(sources(after), OPTIONS);
+  assertEquals(seen(inc.result), seen(buildGraph(sources(after), OPTIONS)), inc.reason);
+  return inc.mode;
+}
+
+const HOSTS = "name,env,network\nweb-1,prod,n1\nweb-2,dev,n1\n";
+const NETS = "name,env\nn1,lan\n";
+const ZONES = "name,env\nweb-1,a\nweb-2,b\n";
+const zonesAfter = "name,env\nweb-1,a\nweb-2,changed\n";
+
+const MODEL = `origin_resource = "host"
+[[create_resource]]
+resource_type = "tag"
+name = "tag-{{ origin_resource.name }}"
+[create_resource.properties]
+env = "{{ origin_resource.env }}"
+`;
+
+Deno.test("a property change of a type no rule reaches is derived, with rule files present", () => {
+  const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/tag.toml": MODEL };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/zone.csv": ZONES },
+      { ...base, "assets/zone.csv": zonesAfter },
+    ),
+    "properties",
+  );
+});
+
+Deno.test("a change of a type a rule names is a full build", () => {
+  // (hosts without relations: only the name tells that the rule reads them)
+  const hosts = "name,env\nweb-1,prod\nweb-2,dev\n";
+  const base = { "assets/network.csv": NETS, "models/tag.toml": MODEL };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/host.csv": hosts },
+      { ...base, "assets/host.csv": hosts.replace("web-2,dev", "web-2,qa") },
+    ),
+    "full",
+  );
+});
+
+Deno.test("a change of a type rules reach through relations (json_encode of a view) is a full build", () => {
+  const dump = `origin_resource = "host"
+[[output]]
+resource_type = "dump"
+name = "dump-{{ origin_resource.name }}"
+filename = "{{ origin_resource.name }}.json"
+mimetype = "application/json"
+template = "{{ origin_resource | json_encode }}"
+`;
+  const base = { "assets/host.csv": HOSTS, "output/dump.toml": dump };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/network.csv": NETS },
+      { ...base, "assets/network.csv": "name,env\nn1,wan\n" },
+    ),
+    "full",
+  );
+});
+
+Deno.test("a type a template may make (a templated resource_type) makes every change a full build", () => {
+  const dynamic = `origin_resource = "host"
+[[create_resource]]
+resource_type = "{{ 'zo' ~ 'ne' }}"
+name = "{{ origin_resource.name }}"
+[create_resource.properties]
+env = "from-rule"
+`;
+  const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/dyn.toml": dynamic };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/zone.csv": ZONES },
+      { ...base, "assets/zone.csv": zonesAfter },
+    ),
+    "full",
+  );
+});
+
+Deno.test("a type named only through a TOML escape is still named", () => {
+  // The rule writes `env` onto the zone resources of the hosts' names.
+  const escaped = MODEL.replace('resource_type = "tag"', 'resource_type = "zo\\u006ee"')
+    .replace('name = "tag-{{ origin_resource.name }}"', 'name = "{{ origin_resource.name }}"');
+  const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/z.toml": escaped };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/zone.csv": ZONES },
+      { ...base, "assets/zone.csv": zonesAfter },
+    ),
+    "full",
+  );
+});
+
+Deno.test("a type with requirements (MP41, checked on the finished graph) is a full build", () => {
+  const base = {
+    "module.toml": '[requirements.zone]\nproperties = ["env"]\n',
+    "assets/host.csv": HOSTS,
+    "assets/network.csv": NETS,
+    "models/tag.toml": MODEL,
+  };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/zone.csv": ZONES },
+      { ...base, "assets/zone.csv": "name,env\nweb-1,a\nweb-2,\n" },
+    ),
+    "full",
+  );
+});
