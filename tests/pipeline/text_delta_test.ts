@@ -4,10 +4,25 @@
  */
 import fc from "fast-check";
 import { assertEquals } from "../_assert.ts";
-import { middleRows, type RowDelta, rowDelta } from "../../lib/pipeline/incremental/text_delta.ts";
+import {
+  type KnownRows,
+  middleRows,
+  type RowDelta,
+  rowDelta,
+} from "../../lib/pipeline/incremental/text_delta.ts";
+
+/** The delta without the row offsets it hands on. */
+function plain(d: RowDelta | undefined): Omit<RowDelta, "rows"> | undefined {
+  if (!d) return undefined;
+  const { rows: _rows, ...rest } = d;
+  return rest;
+}
 
 /** The same delta, found one character at a time (the definition the fast path must match). */
-function naiveRowDelta(oldText: string, newText: string): RowDelta | undefined {
+function naiveRowDelta(
+  oldText: string,
+  newText: string,
+): Omit<RowDelta, "rows"> | undefined {
   const simple = (t: string) =>
     !t.includes('"') && !t.includes("\r") && !t.includes("\n\n") && t[0] !== "\n" &&
     !(t.charCodeAt(0) === 0xfeff && t[1] === "\n");
@@ -45,6 +60,11 @@ function naiveRowDelta(oldText: string, newText: string): RowDelta | undefined {
 const cell = fc.stringMatching(/^[a-c1-3 ]{0,3}$/);
 const row = fc.array(cell, { minLength: 2, maxLength: 2 }).map((c) => c.join(","));
 const rows = fc.array(row, { maxLength: 40 });
+/** Rows that sometimes break the simple shape (a quote, a blank line, a carriage return). */
+const oddRows = fc.array(
+  fc.oneof({ weight: 8, arbitrary: row }, fc.constantFrom("", 'q"x,1', "r\r,2")),
+  { maxLength: 40 },
+);
 
 Deno.test("rowDelta: one changed row in a text larger than a chunk", () => {
   const body = Array.from({ length: 30_000 }, (_, i) => `h-${i},${i % 7}`);
@@ -74,9 +94,47 @@ Deno.test("rowDelta equals the character-by-character delta on random edits", ()
         const edited = [...base];
         edited.splice(Math.min(at, edited.length), removed % 4, ...inserted.slice(0, 3));
         const after = ["name,x", ...edited].join("\n") + "\n";
-        assertEquals(rowDelta(before, after), naiveRowDelta(before, after));
+        assertEquals(plain(rowDelta(before, after)), naiveRowDelta(before, after));
       },
     ),
     { numRuns: 500 },
+  );
+});
+
+Deno.test("rowDelta from known row offsets equals rowDelta from scratch along random edit chains", () => {
+  fc.assert(
+    fc.property(
+      rows,
+      fc.array(fc.tuple(oddRows, fc.nat(40), fc.nat(40), fc.boolean()), { maxLength: 8 }),
+      (base, edits) => {
+        let text = ["name,x", ...base].join("\n") + "\n";
+        let lines = [...base];
+        let known: KnownRows | undefined;
+        for (const [inserted, at, removed, trailingBreak] of edits) {
+          lines = [...lines];
+          lines.splice(Math.min(at, lines.length), removed % 4, ...inserted.slice(0, 3));
+          const next = ["name,x", ...lines].join("\n") + (trailingBreak ? "\n" : "");
+          const fast = rowDelta(text, next, known);
+          const scratch = rowDelta(text, next);
+          assertEquals(plain(fast), plain(scratch));
+          assertEquals(fast && [...fast.rows.starts], scratch && [...scratch.rows.starts]);
+          if (fast) {
+            // The offsets are where the rows of the new text start.
+            const expected: number[] = [];
+            for (
+              let i = next.indexOf("\n");
+              i >= 0 && i + 1 < next.length;
+              i = next.indexOf("\n", i + 1)
+            ) {
+              expected.push(i + 1);
+            }
+            assertEquals([...fast.rows.starts], expected);
+          }
+          known = fast?.rows;
+          text = next;
+        }
+      },
+    ),
+    { numRuns: 300 },
   );
 });

@@ -21,7 +21,7 @@ import {
 import type { PhaseContext } from "../context.ts";
 import type { BuildResult } from "../build.ts";
 import type { Steps } from "../slicing.ts";
-import { middleRows, rowDelta } from "./text_delta.ts";
+import { type KnownRows, middleRows, rowDelta } from "./text_delta.ts";
 
 /** One row of a changed file as the replay loads it. */
 interface BlockRow {
@@ -33,10 +33,20 @@ interface BlockRow {
 
 /** What the replay of a changed file loads instead of the previous resources of its type. */
 export interface ChangedBlock {
+  /** Data-directory path of the file. */
+  path: string;
   /** Resource type of the file. */
   type: string;
-  /** Rows in file order. */
-  rows: BlockRow[];
+  /**
+   * The rows converted afresh: rows `[freshFrom, freshTo)` of the file. The rows before them are
+   * the previous resources `[0, freshFrom)`, the rows after them the previous resources from
+   * `suffixFrom` on ({@link blockRows}).
+   */
+  middle: BlockRow[];
+  /** Index of the first previous resource after the middle. */
+  suffixFrom: number;
+  /** Number of rows of the file. */
+  rowCount: number;
   /** Whether the rows have the previous resources' names in the previous order. */
   sameKeys: boolean;
   /** The previous resources of the type, in order. */
@@ -45,6 +55,8 @@ export interface ChangedBlock {
   freshFrom: number;
   /** See `freshFrom`. */
   freshTo: number;
+  /** Where the rows of the new text start, when it is of the simple shape (text_delta.ts). */
+  knownRows?: KnownRows;
 }
 
 /** A replay ready to run, or why the change needs a full build. */
@@ -72,6 +84,7 @@ export function planAssetReplay(
   prevSources: SourceSet,
   sources: SourceSet,
   changed: readonly string[],
+  known: ReadonlyMap<string, KnownRows> = new Map(),
 ): AssetReplayPlan {
   const types = new Map<string, number>();
   for (const a of prev.assets) types.set(a.type, (types.get(a.type) ?? 0) + 1);
@@ -107,9 +120,10 @@ export function planAssetReplay(
       previous,
       oldText,
       newText,
+      known.get(relPath),
     );
     if (typeof block === "string") return { ok: false, reason: block };
-    if (block.block.rows.length === 0 || previous.length === 0) {
+    if (block.block.rowCount === 0 || previous.length === 0) {
       return { ok: false, reason: `${relPath} has no rows before or after the change` };
     }
     blocks.set(type, block.block);
@@ -128,9 +142,10 @@ function changedBlock(
   previous: readonly Resource[],
   oldText: string,
   newText: string,
+  known: KnownRows | undefined,
 ): { block: ChangedBlock; fresh: number } | string {
   const keyIndex = keyColumnIndex(header);
-  const delta = rowDelta(oldText, newText);
+  const delta = rowDelta(oldText, newText, known);
   if (delta) {
     // Rows before and after the change are the previous resources, in order.
     const oldMiddle = parseRows(delta.headerLine + "\n" + delta.oldMiddle, relPath);
@@ -146,7 +161,6 @@ function changedBlock(
     }
     const replaced = new Set(oldMiddle.rows.map((cells) => cells[keyIndex].trim()));
     const rows: BlockRow[] = [];
-    for (let i = 0; i < delta.prefixRows; i++) rows.push(previous[i]);
     const seen = new Set<string>();
     for (const cells of newMiddle.rows) {
       const row = rowOf(cells, header, keyIndex, type, assetTypes);
@@ -158,20 +172,23 @@ function changedBlock(
       seen.add(row.name);
       rows.push(row);
     }
-    for (let i = previous.length - delta.suffixRows; i < previous.length; i++) {
-      rows.push(previous[i]);
-    }
     const freshFrom = delta.prefixRows;
-    const freshTo = freshFrom + newMiddle.rows.length;
+    const freshTo = freshFrom + rows.length;
+    const suffixFrom = previous.length - delta.suffixRows;
+    const rowCount = freshTo + delta.suffixRows;
     return {
       block: {
+        path: relPath,
         type,
-        rows,
+        middle: rows,
+        suffixFrom,
+        rowCount,
         // Kept rows keep their places when the middle keeps its length: compare only it.
-        sameKeys: rows.length === previous.length && sameKeys(rows, previous, freshFrom, freshTo),
+        sameKeys: rowCount === previous.length && sameKeys(rows, previous, freshFrom),
         previous,
         freshFrom,
         freshTo,
+        knownRows: delta.rows,
       },
       fresh: newMiddle.rows.length,
     };
@@ -189,9 +206,12 @@ function changedBlock(
   }
   return {
     block: {
+      path: relPath,
       type,
-      rows,
-      sameKeys: rows.length === previous.length && sameKeys(rows, previous, 0, rows.length),
+      middle: rows,
+      suffixFrom: previous.length,
+      rowCount: rows.length,
+      sameKeys: rows.length === previous.length && sameKeys(rows, previous, 0),
       previous,
       freshFrom: 0,
       freshTo: rows.length,
@@ -200,15 +220,24 @@ function changedBlock(
   };
 }
 
-/** Whether rows `[from, to)` carry the names of the previous resources at the same places. */
+/** Whether the `middle` rows, from row `from` on, have the names of the previous resources there. */
 function sameKeys(
-  rows: readonly BlockRow[],
+  middle: readonly BlockRow[],
   previous: readonly Resource[],
   from: number,
-  to: number,
 ): boolean {
-  for (let i = from; i < to; i++) if (rows[i].name !== previous[i].name) return false;
+  for (let i = 0; i < middle.length; i++) {
+    if (middle[i].name !== previous[from + i].name) return false;
+  }
   return true;
+}
+
+/** Every row of a changed file in file order: kept previous resources and fresh rows. */
+export function blockRows(block: ChangedBlock): BlockRow[] {
+  const rows: BlockRow[] = block.previous.slice(0, block.freshFrom);
+  for (const row of block.middle) rows.push(row);
+  for (let i = block.suffixFrom; i < block.previous.length; i++) rows.push(block.previous[i]);
+  return rows;
 }
 
 /** Cells of every row of a clean CSV text, or why it is not clean. */
@@ -279,7 +308,7 @@ export function* replayAssetSteps(
     }
     if (done.has(r.type)) continue;
     done.add(r.type);
-    for (const row of block.rows) {
+    for (const row of blockRows(block)) {
       if (++tick === RESOURCES_PER_STEP) {
         tick = 0;
         yield;

@@ -34,6 +34,7 @@ import { runSteps, runStepsSliced, type Steps } from "../slicing.ts";
 import { type ChangedBlock, planAssetReplay, replayAssetSteps } from "./asset_replay.ts";
 import { LinkReplay } from "./link_replay.ts";
 import { RuleReach, ruleReachOf } from "./rule_reach.ts";
+import type { KnownRows } from "./text_delta.ts";
 
 /** Folders of rule files (and what they read): models, compliance, output. */
 const RULE_FOLDERS = ["models", "compliance", "output"];
@@ -62,6 +63,8 @@ interface Previous {
   result: BuildResult;
   /** The rule analysis of `sources`, once made (rule texts unchanged → the same analysis). */
   reach?: { texts: string[]; reach: RuleReach };
+  /** Row offsets of asset texts of `sources` (text_delta.ts), by path. */
+  known: Map<string, KnownRows>;
   key: string;
   createTemplates: BuildOptions["createTemplates"];
   phases: BuildOptions["phases"];
@@ -92,6 +95,8 @@ type Plan =
  */
 export class IncrementalBuilder {
   #prev: Previous | undefined;
+  /** Row offsets of changed texts found by the running build. */
+  #learned = new Map<string, KnownRows>();
 
   /** Forgets the previous build: the next build is a full one. */
   reset(): void {
@@ -119,6 +124,7 @@ export class IncrementalBuilder {
     hint: ChangeHint = {},
   ): Steps<IncrementalBuild> {
     const key = optionsKey(options);
+    this.#learned = new Map();
     const plan = hint.unknown ? { kind: "full" as const, reason: "unknown change" } : this.#plan(
       sources,
       options,
@@ -134,10 +140,16 @@ export class IncrementalBuilder {
     }
     // A failed build (structural errors) is no base for the next one: keep nothing of it.
     const reach = this.#prev?.reach;
+    // Offsets stay known while their text is the file's text (unchanged files keep theirs).
+    const known = new Map<string, KnownRows>();
+    for (const [path, rows] of [...(this.#prev?.known ?? []), ...this.#learned]) {
+      if (sources.data.files.get(path) === rows.text) known.set(path, rows);
+    }
     this.#prev = build.result.outcome === "failed" ? undefined : {
       sources,
       result: build.result,
       reach,
+      known,
       key,
       createTemplates: options.createTemplates,
       phases: options.phases,
@@ -152,7 +164,12 @@ export class IncrementalBuilder {
     options: BuildOptions,
   ): Steps<IncrementalBuild> {
     const prev = this.#prev!;
-    const replay = planAssetReplay(prev.result, prev.sources, sources, plan.changed);
+    const replay = planAssetReplay(prev.result, prev.sources, sources, plan.changed, prev.known);
+    if (replay.ok) {
+      for (const block of replay.blocks.values()) {
+        if (block.knownRows) this.#learned.set(block.path, block.knownRows);
+      }
+    }
     if (!replay.ok) {
       return { result: yield* buildSteps(sources, options), mode: "full", reason: replay.reason };
     }
@@ -274,7 +291,7 @@ function propertyChanges(
   for (const block of blocks.values()) {
     const previous = block.previous;
     for (let i = block.freshFrom; i < block.freshTo; i++) {
-      const row = block.rows[i];
+      const row = block.middle[i - block.freshFrom];
       if (!row.fresh) continue;
       const before = previous[i];
       for (

@@ -22,14 +22,32 @@ export interface RowDelta {
   newMiddle: string;
   /** The header line shared by both texts (without its line break). */
   headerLine: string;
+  /** Where the rows of the new text start: pass it with the new text to the next call. */
+  rows: KnownRows;
+}
+
+/**
+ * A text of the simple shape and where each of its rows (after the header) starts: lets the next
+ * {@link rowDelta} from this text skip scanning it (shape check, row counting), so a one-row
+ * change costs the changed rows, a few chunk comparisons and a copy of the offsets.
+ */
+export interface KnownRows {
+  /** The text (compared by identity first, then by content). */
+  readonly text: string;
+  /** Offset of the first character of every row after the header, in order. */
+  readonly starts: Int32Array;
 }
 
 const LF = 10;
 
-/** True when every non-empty line after the first is one CSV row and no line is blank. */
-function simpleShape(text: string): boolean {
+/**
+ * True when every non-empty line after the first is one CSV row and no line is blank (`whole`:
+ * `text` is a whole file, whose start must not be a blank line either).
+ */
+function simpleShape(text: string, whole = true): boolean {
   return text.indexOf('"') < 0 && text.indexOf("\r") < 0 && text.indexOf("\n\n") < 0 &&
-    text.charCodeAt(0) !== LF && !(text.charCodeAt(0) === 0xfeff && text.charCodeAt(1) === LF);
+    (!whole ||
+      (text.charCodeAt(0) !== LF && !(text.charCodeAt(0) === 0xfeff && text.charCodeAt(1) === LF)));
 }
 
 /** Chunks compared at once: slices of flat strings share their characters (no copy). */
@@ -100,8 +118,17 @@ function countLines(text: string, from: number, to: number): number {
  * console.log(d.prefixRows, d.suffixRows, JSON.stringify(d.newMiddle)); // 1 1 "b,9\n"
  * ```
  */
-export function rowDelta(oldText: string, newText: string): RowDelta | undefined {
-  if (!simpleShape(oldText) || !simpleShape(newText)) return undefined;
+export function rowDelta(
+  oldText: string,
+  newText: string,
+  known?: KnownRows,
+): RowDelta | undefined {
+  const starts = known !== undefined && known.text === oldText
+    ? known.starts
+    : simpleShape(oldText)
+    ? rowStarts(oldText)
+    : undefined;
+  if (starts === undefined) return undefined;
   const headerEnd = oldText.indexOf("\n");
   if (headerEnd < 0 || newText.indexOf("\n") !== headerEnd) return undefined;
   const lenA = oldText.length;
@@ -120,13 +147,74 @@ export function rowDelta(oldText: string, newText: string): RowDelta | undefined
     if (br >= 0 && br + 1 <= lenA) suffixStart = br + 1;
   }
   const suffixLen = lenA - suffixStart;
+  const middleEnd = lenB - suffixLen;
+  // The new text is of the simple shape when the old one is and its new middle (with the line
+  // breaks around it, where a blank line could appear) is.
+  if (!simpleShape(newText.slice(cut - 1, Math.min(lenB, middleEnd + 1)), false)) {
+    return undefined;
+  }
+  const prefixRows = lowerBound(starts, cut);
+  const suffixFrom = lowerBound(starts, suffixStart);
   return {
-    prefixRows: countBreaks(oldText, 0, cut) - 1,
-    suffixRows: countLines(oldText, suffixStart, lenA),
+    prefixRows,
+    suffixRows: starts.length - suffixFrom,
     oldMiddle: oldText.slice(cut, suffixStart),
-    newMiddle: newText.slice(cut, lenB - suffixLen),
+    newMiddle: newText.slice(cut, middleEnd),
     headerLine: oldText.slice(0, headerEnd),
+    rows: {
+      text: newText,
+      starts: spliceStarts(starts, prefixRows, suffixFrom, newText, cut, middleEnd, lenB - lenA),
+    },
   };
+}
+
+/** Offsets of the rows after the header of a text of the simple shape. */
+function rowStarts(text: string): Int32Array {
+  const out: number[] = [];
+  for (let i = text.indexOf("\n"); i >= 0 && i + 1 < text.length; i = text.indexOf("\n", i + 1)) {
+    out.push(i + 1);
+  }
+  return Int32Array.from(out);
+}
+
+/** Index of the first offset in `starts` at or after `offset` (= rows starting before it). */
+function lowerBound(starts: Int32Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid] < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The row offsets of the new text: the old prefix rows, the rows of the new middle
+ * `[cut, middleEnd)`, then the old suffix rows moved by `shift` characters.
+ */
+function spliceStarts(
+  starts: Int32Array,
+  prefixRows: number,
+  suffixFrom: number,
+  newText: string,
+  cut: number,
+  middleEnd: number,
+  shift: number,
+): Int32Array {
+  const middle: number[] = [];
+  for (let pos = cut; pos < middleEnd;) {
+    middle.push(pos);
+    const br = newText.indexOf("\n", pos);
+    if (br < 0) break;
+    pos = br + 1;
+  }
+  const out = new Int32Array(prefixRows + middle.length + (starts.length - suffixFrom));
+  out.set(starts.subarray(0, prefixRows), 0);
+  out.set(middle, prefixRows);
+  let at = prefixRows + middle.length;
+  for (let i = suffixFrom; i < starts.length; i++) out[at++] = starts[i] + shift;
+  return out;
 }
 
 /** Number of rows of a middle part returned by {@link rowDelta}. */
