@@ -402,6 +402,14 @@ export class Graph {
     return out.sort(compareStrings);
   }
 
+  /**
+   * Every relation label the graph has used, in first-use order (interned; a label whose
+   * relations were all removed may still be listed).
+   */
+  relationLabels(): readonly string[] {
+    return this.#labels;
+  }
+
   /** True when at least one resource of `type` exists. */
   hasType(type: string): boolean {
     return (this.#byType.get(type)?.byName.size ?? 0) > 0;

@@ -146,3 +146,115 @@ Deno.test("a type with requirements (MP41, checked on the finished graph) is a f
     "full",
   );
 });
+
+// Field level (fieldReachOf): types the rules reach, fields they do not.
+
+const PORTS = "name,env,port\nweb-1,prod,80\nweb-2,dev,81\n";
+const portsAfter = "name,env,port\nweb-1,prod,80\nweb-2,dev,8081\n";
+
+Deno.test("a field no rule names, of a type rules read and write, is derived (rules' writes kept in place)", () => {
+  const compliance = `audit_id = "H1"
+[[control]]
+id = "HOST"
+name = "Hosts"
+[[control.target]]
+origin_resource_types = ["host"]
+[control.target.resource.properties]
+env = "audited-{{ origin_resource.env }}"
+audit = "yes"
+`;
+  const base = { "assets/network.csv": NETS, "compliance/h.toml": compliance };
+  assertEquals(
+    modeAfter({ ...base, "assets/host.csv": PORTS }, { ...base, "assets/host.csv": portsAfter }),
+    "properties",
+  );
+});
+
+Deno.test("a field a rule names is a full build", () => {
+  const base = { "assets/network.csv": NETS, "models/tag.toml": MODEL };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/host.csv": PORTS },
+      { ...base, "assets/host.csv": PORTS.replace("web-2,dev", "web-2,qa") },
+    ),
+    "full",
+  );
+});
+
+Deno.test("rules that follow a relation field (whole related resources) make field changes full builds", () => {
+  const dump = `origin_resource = "host"
+[[output]]
+resource_type = "dump"
+name = "dump-{{ origin_resource.name }}"
+filename = "{{ origin_resource.name }}.txt"
+mimetype = "text/plain"
+template = "{% for n in origin_resource.network %}{{ n | json_encode }}{% endfor %}"
+`;
+  const base = { "assets/host.csv": HOSTS, "output/dump.toml": dump };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/network.csv": "name,cidr\nn1,10.0.0.0/8\n" },
+      { ...base, "assets/network.csv": "name,cidr\nn1,10.1.0.0/16\n" },
+    ),
+    "full",
+  );
+});
+
+Deno.test("an output writing resources of the changed type (keys from a Jsonnet result) makes it a full build", () => {
+  const out = `origin_resource = "host"
+[[output]]
+resource_type = "zone"
+name = "{{ origin_resource.name }}"
+jsonnet = '{ ["e" + "nv"]: "from-output" }'
+`;
+  const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "output/z.toml": out };
+  assertEquals(
+    modeAfter({ ...base, "assets/zone.csv": ZONES }, { ...base, "assets/zone.csv": zonesAfter }),
+    "full",
+  );
+});
+
+Deno.test("a field the rule phases write under a fixed name (controls) is a full build", () => {
+  const compliance = `audit_id = "H1"
+[[control]]
+id = "HOST"
+name = "Hosts"
+[[control.target]]
+origin_resource_types = ["host"]
+`;
+  const hosts = "name,controls\nweb-1,a\nweb-2,b\n";
+  const base = { "assets/network.csv": NETS, "compliance/h.toml": compliance };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/host.csv": hosts },
+      { ...base, "assets/host.csv": hosts.replace("web-2,b", "web-2,c") },
+    ),
+    "full",
+  );
+});
+
+Deno.test("a compliance map target (it reads every property of its origins) makes field changes full builds", () => {
+  const raci = `audit_id = "RACI"
+[[control]]
+id = "R1"
+name = "Responsibilities"
+[[control.target]]
+[control.target.map]
+derived_type = "role"
+origin_resource_types = ["asset"]
+target_resource_type = "provider"
+primary_relation_type = "HAS_RESPONSIBILITY"
+`;
+  const base = {
+    "assets/role.csv": "name\noperator\n",
+    "assets/provider.csv": "name\nteam-blue\nteam-red\n",
+    "compliance/raci.toml": raci,
+  };
+  assertEquals(
+    modeAfter(
+      { ...base, "assets/asset.csv": "name,operator\nvm1,team-blue\n" },
+      { ...base, "assets/asset.csv": "name,operator\nvm1,team-red\n" },
+    ),
+    "full",
+  );
+});

@@ -57,6 +57,8 @@ export interface ChangedBlock {
   freshTo: number;
   /** Where the rows of the new text start, when it is of the simple shape (text_delta.ts). */
   knownRows?: KnownRows;
+  /** The rows the middle replaces, as they were loaded (when the texts were compared by rows). */
+  oldMiddle?: BlockRow[];
 }
 
 /** A replay ready to run, or why the change needs a full build. */
@@ -160,6 +162,7 @@ function changedBlock(
       return `${relPath}: rows do not line up with the previous resources`;
     }
     const replaced = new Set(oldMiddle.rows.map((cells) => cells[keyIndex].trim()));
+    const oldRows = oldMiddle.rows.map((cells) => rowOf(cells, header, keyIndex, type, assetTypes));
     const rows: BlockRow[] = [];
     const seen = new Set<string>();
     for (const cells of newMiddle.rows) {
@@ -189,6 +192,7 @@ function changedBlock(
         freshFrom,
         freshTo,
         knownRows: delta.rows,
+        oldMiddle: oldRows,
       },
       fresh: newMiddle.rows.length,
     };

@@ -33,7 +33,7 @@ import {
 import { runSteps, runStepsSliced, type Steps } from "../slicing.ts";
 import { type ChangedBlock, planAssetReplay, replayAssetSteps } from "./asset_replay.ts";
 import { LinkReplay } from "./link_replay.ts";
-import { RuleReach, ruleReachOf } from "./rule_reach.ts";
+import { fieldReachOf, RuleReach, ruleReachOf } from "./rule_reach.ts";
 import type { KnownRows } from "./text_delta.ts";
 
 /** Folders of rule files (and what they read): models, compliance, output. */
@@ -173,11 +173,11 @@ export class IncrementalBuilder {
     if (!replay.ok) {
       return { result: yield* buildSteps(sources, options), mode: "full", reason: replay.reason };
     }
-    const changes = propertyChanges(prev.result, replay.blocks);
+    const changes = propertyChanges(prev.result, replay.blocks, plan.rules !== undefined);
     if (plan.rules !== undefined) {
-      // With rule files, only property changes of types no rule can reach (rule_reach.ts).
+      // With rule files, only changes of fields no rule reads or writes (rule_reach.ts).
       const why = changes
-        ? this.#ruleReach(sources, prev, [...replay.blocks.keys()])
+        ? this.#ruleReach(sources, prev, changes.fields)
         : "more than properties changed";
       if (why !== undefined) {
         return {
@@ -191,14 +191,14 @@ export class IncrementalBuilder {
     if (changes) {
       const result: BuildResult = {
         ...prev.result,
-        graph: prev.result.graph.derive(changes),
+        graph: prev.result.graph.derive(changes.properties),
         stats: { ...prev.result.stats, timings: {} },
       };
       return {
         result,
         mode: "properties",
-        reason: `${changed} changed: ${changes.size} resource(s) derived` +
-          (plan.rules !== undefined ? "; no rule reaches the changed types" : ""),
+        reason: `${changed} changed: ${changes.properties.size} resource(s) derived` +
+          (plan.rules !== undefined ? "; no rule reads or writes the changed fields" : ""),
       };
     }
     const fresh = new Set<number>();
@@ -217,8 +217,16 @@ export class IncrementalBuilder {
     };
   }
 
-  /** Why rules may reach one of `types` (`undefined`: none can); the analysis is kept. */
-  #ruleReach(sources: SourceSet, prev: Previous, types: readonly string[]): string | undefined {
+  /**
+   * Why rules may read or write one of the changed fields (by type), `undefined` when none can:
+   * types no rule reaches at all, or fields of reached types no rule names (rule_reach.ts).
+   * The analysis of the rule files is kept while their texts stay the same.
+   */
+  #ruleReach(
+    sources: SourceSet,
+    prev: Previous,
+    fields: ReadonlyMap<string, ReadonlySet<string>>,
+  ): string | undefined {
     const texts = RULE_FOLDERS.flatMap((f) => filesIn(sources, f).map((file) => file.text));
     const known = prev.reach;
     let reach: RuleReach;
@@ -230,9 +238,12 @@ export class IncrementalBuilder {
       reach = new RuleReach(sources);
       prev.reach = { texts, reach };
     }
-    for (const type of types) {
-      const why = ruleReachOf(reach, prev.result.graph, prev.result.manifest, type);
-      if (why !== undefined) return why;
+    const { graph, manifest } = prev.result;
+    for (const [type, changed] of fields) {
+      const typeWhy = ruleReachOf(reach, graph, manifest, type);
+      if (typeWhy === undefined) continue;
+      const fieldWhy = fieldReachOf(reach, graph, manifest, type, changed);
+      if (fieldWhy !== undefined) return `${typeWhy}, and ${fieldWhy}`;
     }
     return undefined;
   }
@@ -274,45 +285,97 @@ function linksReplayable(prev: BuildResult, blocks: ReadonlyMap<string, ChangedB
   return !prev.issues.some((i) => i.code === "relation_target_missing");
 }
 
+/** What changed: the new properties by resource id, and the changed fields by type. */
+interface PropertyChanges {
+  properties: Map<number, Properties>;
+  fields: Map<string, Set<string>>;
+}
+
 /**
  * The new properties of every changed row by resource id, when every changed file kept its keys
  * in order, the previous build resolved every name, and no changed row differs in a column that
  * names a resource type (what auto-linking reads): then only properties changed, and the new
  * graph is the previous one with those properties. `undefined` otherwise.
+ *
+ * `withRules`: the previous resources carry what rules wrote onto them too, so each row's old
+ * asset values (parsed from the old text) tell which fields changed, and the new properties are
+ * the previous ones with those fields set (in the place a full build gives them: asset columns
+ * first, in file order, then what rules added). The caller must know that no rule reads or
+ * writes the changed fields (rule_reach.ts).
  */
 function propertyChanges(
   prev: BuildResult,
   blocks: ReadonlyMap<string, ChangedBlock>,
-): Map<number, Properties> | undefined {
+  withRules: boolean,
+): PropertyChanges | undefined {
   if (!linksReplayable(prev, blocks)) return undefined;
   const graph = prev.graph;
   const types = new Set(graph.types());
-  const changes = new Map<number, Properties>();
+  const properties = new Map<number, Properties>();
+  const fields = new Map<string, Set<string>>();
   for (const block of blocks.values()) {
+    if (withRules && block.oldMiddle === undefined) return undefined;
+    const changedFields = new Set<string>();
+    fields.set(block.type, changedFields);
     const previous = block.previous;
     for (let i = block.freshFrom; i < block.freshTo; i++) {
       const row = block.middle[i - block.freshFrom];
       if (!row.fresh) continue;
       const before = previous[i];
-      for (
-        const key of new Set([...Object.keys(row.properties), ...Object.keys(before.properties)])
-      ) {
-        if (key === "name" || key === "original_name" || key.startsWith("_") || !types.has(key)) {
-          continue;
-        }
-        if (!sameValue(row.properties[key], before.properties[key])) return undefined;
+      const old = withRules ? block.oldMiddle![i - block.freshFrom].properties : before.properties;
+      for (const key of new Set([...Object.keys(row.properties), ...Object.keys(old)])) {
+        if (key === "name" || sameValue(row.properties[key], old[key])) continue;
+        // A relation column (named after a type) changed: links change, not only properties.
+        if (key !== "original_name" && !key.startsWith("_") && types.has(key)) return undefined;
+        changedFields.add(key);
       }
-      // As the replay makes it: `name` first, arrays copied, the key as the name.
-      const properties: Properties = { name: "" };
-      for (const key in row.properties) {
-        const value = row.properties[key];
-        properties[key] = Array.isArray(value) ? value.slice() : value;
-      }
-      properties.name = row.name;
-      changes.set(before.id, properties);
+      properties.set(
+        before.id,
+        withRules
+          ? mergedProperties(before.properties, old, row.properties, changedFields, row.name)
+          : assetProperties(row.properties, row.name),
+      );
     }
   }
-  return changes;
+  return { properties, fields };
+}
+
+/** Properties of a row as the replay makes them: `name` first, arrays copied, the key as name. */
+function assetProperties(row: Properties, name: string): Properties {
+  const properties: Properties = { name: "" };
+  for (const key in row) {
+    const value = row[key];
+    properties[key] = Array.isArray(value) ? value.slice() : value;
+  }
+  properties.name = name;
+  return properties;
+}
+
+/**
+ * The properties a full build gives a resource whose asset row went from `oldRow` to `newRow`
+ * when no rule reads or writes the `changed` fields: the asset columns in file order (changed
+ * ones with their new values, the others as they were, rules' writes included), then the
+ * properties rules added, in their order.
+ */
+function mergedProperties(
+  before: Properties,
+  oldRow: Properties,
+  newRow: Properties,
+  changed: ReadonlySet<string>,
+  name: string,
+): Properties {
+  const out: Properties = { name: "" };
+  for (const key in newRow) {
+    if (key === "name") continue;
+    const value = changed.has(key) ? newRow[key] : before[key];
+    out[key] = Array.isArray(value) ? value.slice() : value;
+  }
+  for (const key in before) {
+    if (key === "name" || key in out || key in oldRow) continue;
+    out[key] = before[key];
+  }
+  out.name = name;
+  return out;
 }
 
 function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {

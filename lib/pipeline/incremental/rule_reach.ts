@@ -37,11 +37,50 @@ const TYPE_KEY = /type|resource|origin|target|^with$|^to$|^from$|property|derive
 
 const TEMPLATE = /\{\{|\{%/;
 
+/** The roots through which templates and Jsonnet programs see resources. */
+const ROOT_USE =
+  /\b(origin_resource|target_resource)\b(?:\.([A-Za-z_][A-Za-z0-9_]*))?\s*([.\[(]?)/g;
+
+/**
+ * Properties the rule phases write or read under fixed names, whatever the rule files say
+ * (names, compliance entries and evidence, output artifacts, compatibility keys of views).
+ */
+const IMPLICIT_FIELDS = new Set([
+  "name",
+  "original_name",
+  "controls",
+  "evidence_summary",
+  "description",
+  "filename",
+  "mimetype",
+  "content",
+  "owner",
+  "relation",
+  "node",
+  "properties",
+  "type",
+  "id",
+]);
+
 /** The rule texts of a source set, scanned once and asked about any number of types. */
 export class RuleReach {
   /** Why every type counts as reachable, when the rules cannot be analysed. */
   readonly doubt: string | undefined;
+  /**
+   * Why rules may read whole resources (every field, named or not): a template or Jsonnet
+   * program uses `origin_resource`/`target_resource` other than as `root.field`, a compliance
+   * map target (it reads every property of its origins). `undefined` when every read names its
+   * field.
+   */
+  readonly wholeUse: string | undefined;
+  /** Fields read as `origin_resource.<field>` / `target_resource.<field>`. */
+  readonly accessed: ReadonlySet<string>;
+  /** Types output rules write (`resource_type` of `[[output]]`), whose keys come from results. */
+  readonly outputTypes: ReadonlySet<string>;
   readonly #texts: string[] = [];
+  readonly #accessed = new Set<string>();
+  readonly #outputTypes = new Set<string>();
+  #wholeUse: string | undefined;
 
   /**
    * Scans the rule files of `sources`.
@@ -61,7 +100,12 @@ export class RuleReach {
     for (const folder of RULE_FOLDERS) {
       for (const file of filesIn(sources, folder)) {
         this.#texts.push(file.text);
-        if (doubt !== undefined || !file.relPath.endsWith(".toml")) continue;
+        if (!file.relPath.endsWith(".toml")) {
+          // Templates and Jsonnet read beside the rule files: every use of a root counts.
+          this.#scanUses(file.text, file.displayPath);
+          continue;
+        }
+        if (doubt !== undefined) continue;
         let doc: unknown;
         try {
           doc = parseToml(file.text);
@@ -69,11 +113,33 @@ export class RuleReach {
           doubt = `${file.displayPath} does not parse`;
           continue;
         }
-        const found = this.#walk(doc, undefined, file.text);
+        const found = this.#walk(doc, undefined, file.text, file.displayPath);
         if (found) doubt = `${file.displayPath}: ${found}`;
+        if (folder === "output") this.#collectOutputTypes(doc);
       }
     }
     this.doubt = doubt;
+    this.wholeUse = this.#wholeUse;
+    this.accessed = this.#accessed;
+    this.outputTypes = this.#outputTypes;
+  }
+
+  /** Records how `text` uses the resource roots (`what` names it in the reasons). */
+  #scanUses(text: string, what: string): void {
+    if (!text.includes("_resource")) return;
+    for (const m of text.matchAll(ROOT_USE)) {
+      if (m[2] === undefined || m[3] !== "") {
+        this.#wholeUse ??= `${what} uses ${m[1]} as a whole or follows a path from it`;
+      } else this.#accessed.add(m[2]);
+    }
+  }
+
+  #collectOutputTypes(doc: unknown): void {
+    const rules = (doc as { output?: unknown }).output;
+    for (const rule of Array.isArray(rules) ? rules : []) {
+      const type = (rule as { resource_type?: unknown })?.resource_type;
+      if (typeof type === "string") this.#outputTypes.add(type);
+    }
   }
 
   /** Whether any rule text names `type` (raw text, or a decoded TOML key or string). */
@@ -89,9 +155,15 @@ export class RuleReach {
    * Collects the decoded strings and keys of a TOML document that its raw `text` does not hold
    * as they are (escapes); answers why a value is in doubt (a templated type key).
    */
-  #walk(value: unknown, key: string | undefined, text: string): string | undefined {
+  #walk(
+    value: unknown,
+    key: string | undefined,
+    text: string,
+    what: string,
+  ): string | undefined {
     if (typeof value === "string") {
       if (!text.includes(value)) this.#decoded.push(value);
+      this.#scanUses(value, what);
       if (key !== undefined && TYPE_KEY.test(key) && TEMPLATE.test(value)) {
         return `'${key}' is a template (it may name any type)`;
       }
@@ -99,7 +171,7 @@ export class RuleReach {
     }
     if (Array.isArray(value)) {
       for (const v of value) {
-        const found = this.#walk(v, key, text);
+        const found = this.#walk(v, key, text, what);
         if (found) return found;
       }
       return undefined;
@@ -107,7 +179,11 @@ export class RuleReach {
     if (value !== null && typeof value === "object") {
       for (const [k, v] of Object.entries(value)) {
         if (!text.includes(k)) this.#decoded.push(k);
-        const found = this.#walk(v, k, text);
+        if (TEMPLATE.test(k)) return `the key '${k}' is a template (it may name any field)`;
+        if (k === "map") {
+          this.#wholeUse ??= `${what}: '${k}' reads whole resources`;
+        }
+        const found = this.#walk(v, k, text, what);
         if (found) return found;
       }
     }
@@ -138,6 +214,46 @@ export function ruleReachOf(
     if (graph.outgoing(r).length > 0 || graph.incoming(r).length > 0) {
       return `'${type}' has relations`;
     }
+  }
+  return undefined;
+}
+
+/**
+ * Why the rules may read or write one of `fields` of resources of `type` (a type they do reach),
+ * or `undefined` when no rule can: no rule reads whole resources (see
+ * {@link RuleReach.wholeUse}) or follows relation fields, no output writes the type, the manifest
+ * states no requirements for it, and no rule file names any of the fields, which are none of the
+ * fields the phases use under fixed names. Then a change of those fields changes nothing the
+ * rule phases do, and the fields' values are the asset values.
+ *
+ * @example
+ * ```ts ignore
+ * const why = fieldReachOf(reach, graph, manifest, "host", ["description"]);
+ * ```
+ */
+export function fieldReachOf(
+  reach: RuleReach,
+  graph: Graph,
+  manifest: ModuleManifest,
+  type: string,
+  fields: Iterable<string>,
+): string | undefined {
+  if (reach.doubt !== undefined) return reach.doubt;
+  if (manifest.requirements.has(type)) return `requirements are declared for '${type}'`;
+  if (reach.wholeUse !== undefined) return reach.wholeUse;
+  if (reach.outputTypes.has(type)) return `an output writes '${type}' resources`;
+  if (reach.accessed.size > 0) {
+    // A relation field (a label or a type name) gives whole related resources to the template.
+    const relationKeys = new Set([...graph.types(), ...graph.relationLabels()]);
+    for (const k of reach.accessed) {
+      if (relationKeys.has(k) || k === "node" || k === "properties") {
+        return `a rule follows the relation field '${k}'`;
+      }
+    }
+  }
+  for (const field of fields) {
+    if (IMPLICIT_FIELDS.has(field)) return `the rule phases use '${field}' themselves`;
+    if (reach.names(field)) return `a rule file names '${field}'`;
   }
   return undefined;
 }
