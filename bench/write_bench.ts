@@ -14,8 +14,12 @@
  *   and the time until the last of them is visible.
  *
  * Usage: deno run -A --v8-flags=--expose-gc bench/write_bench.ts [sizes…] [--samples=N]
- * [--writes-per-writer=N] [--incremental=off] (defaults: 1000 10000 100000, 50 samples, 25 writes
- * per writer, 5 at 100k; `--incremental=off` makes every rebuild a full one, for comparison).
+ * [--writes-per-writer=N] [--incremental=off] [--rules] [--field=port|env] (defaults: 1000 10000
+ * 100000, 50 samples, 25 writes per writer, 5 at 100k; `--incremental=off` makes every rebuild a
+ * full one, for comparison; `--rules` adds rule files — a model, a compliance control and an
+ * output — that read the hosts' `env` and the networks' `cidr` but not `port`; `--field` is the
+ * host column the writes change: `port` (default; no rule reads it, so the build is derived) or
+ * `env` (rules read it: every build is a full one).
  * Prints a markdown table; "one-row change → visible vs cold build" is the write→visible time
  * (Min-Generation) divided by the cold full build of the same run (issue 15: goal ≤ 0.1×). The
  * machine's load average is printed too: builds and writes share the CPU with it.
@@ -33,8 +37,8 @@ import { MemoryWorkspace } from "../lib/workspace/memory.ts";
 const flags = new Map<string, string>();
 const sizes: number[] = [];
 for (const arg of Deno.args) {
-  const m = /^--([\w-]+)=(.*)$/.exec(arg);
-  if (m) flags.set(m[1], m[2]);
+  const m = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
+  if (m) flags.set(m[1], m[2] ?? "");
   else sizes.push(Number(arg));
 }
 if (sizes.length === 0) sizes.push(1_000, 10_000, 100_000);
@@ -44,6 +48,37 @@ const WRITERS = 8;
 const writesPerWriter = (size: number) =>
   Number(flags.get("writes-per-writer") ?? Math.min(25, Math.max(5, Math.round(500_000 / size))));
 const INCREMENTAL = flags.get("incremental") !== "off";
+const RULES = flags.has("rules");
+const FIELD = flags.get("field") ?? "port";
+/** Rule files of `--rules`: they read `env` and `cidr`, never `port`. */
+const RULE_FILES: Record<string, string> = {
+  "models/tag.toml": `origin_resource = "host"
+[[create_resource]]
+match_on = [{ property = "env", value = "prod" }]
+resource_type = "tag"
+name = "tag-{{ origin_resource.name }}"
+[create_resource.properties]
+env = "{{ origin_resource.env }}"
+`,
+  "compliance/prod.toml": `audit_id = "B1"
+[[control]]
+id = "PROD"
+name = "Production hosts"
+[[control.target]]
+origin_resource_types = ["host"]
+match_on = [{ property = "env", value = "prod" }]
+[control.target.resource.properties]
+tier = "{{ origin_resource.env | upper }}"
+`,
+  "output/networks.toml": `origin_resource = "network"
+[[output]]
+resource_type = "listing"
+name = "net-{{ origin_resource.name }}"
+filename = "{{ origin_resource.name }}.txt"
+mimetype = "text/plain"
+template = "{{ origin_resource.name }} {{ origin_resource.cidr }}"
+`,
+};
 const POLL_MS = 20;
 const VISIBLE_TIMEOUT_MS = 120_000;
 
@@ -59,7 +94,7 @@ async function writePort(app: GraphsvcApp, host: string, port: number): Promise<
     new Request(`http://bench/api/mutations/host/${host}`, {
       method: "PUT",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ port }),
+      body: JSON.stringify({ [FIELD]: FIELD === "port" ? port : `e${port}` }),
     }),
   );
   const body = await res.json();
@@ -80,15 +115,18 @@ async function readPort(
     new Request("http://bench/graphql", {
       method: "POST",
       headers,
-      body: JSON.stringify({ query: `{ host(filter: { name: { eq: "${host}" } }) { port } }` }),
+      body: JSON.stringify({
+        query: `{ host(filter: { name: { eq: "${host}" } }) { ${FIELD} } }`,
+      }),
     }),
   );
   const body = await res.json();
   if (res.status !== 200 || body.errors) {
     throw new Error(`read ${host} → ${res.status} ${JSON.stringify(body.errors ?? body)}`);
   }
-  const port = body.data.host[0]?.port;
-  return port === undefined || port === null ? undefined : String(port);
+  const value = body.data.host[0]?.[FIELD];
+  if (value === undefined || value === null) return undefined;
+  return FIELD === "port" ? String(value) : String(value).slice(1);
 }
 
 interface Result {
@@ -106,7 +144,8 @@ async function benchSize(size: number): Promise<Result> {
   const hosts = Math.max(1, size - 50);
   const dir = await Deno.makeTempDir({ prefix: `graphsvc-write-bench-${size}-` });
   try {
-    for (const [path, text] of Object.entries(generateHostsAndNetworks(hosts, "network"))) {
+    const files = { ...generateHostsAndNetworks(hosts, "network"), ...(RULES ? RULE_FILES : {}) };
+    for (const [path, text] of Object.entries(files)) {
       await Deno.mkdir(`${dir}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
       await Deno.writeTextFile(`${dir}/${path}`, text);
     }
@@ -212,7 +251,9 @@ const load = (await Deno.readTextFile("/proc/loadavg").catch(() => "? ? ?")).spl
 console.log(
   `## live writes (in-process app, DenoFsWorkspace; incremental builds ${
     INCREMENTAL ? "on" : "off"
-  }; ${SAMPLES} samples per latency, ` +
+  }; ${
+    RULES ? "rule files reading env and cidr" : "no rule files"
+  }; writes change host.${FIELD}; ${SAMPLES} samples per latency, ` +
     `${WRITERS} concurrent writers; load average ${load[0]} ${load[1]} ${load[2]} on ` +
     `${navigator.hardwareConcurrency} cores)\n`,
 );
