@@ -6,69 +6,18 @@
 // Then every corpus module goes through edits of its CSVs the same way.
 import fc from "fast-check";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { buildGraph, type BuildOptions, type BuildResult } from "../../lib/pipeline/build.ts";
-import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
-import { defaultPhases } from "../../lib/pipeline/phases.ts";
+import { buildGraph } from "../../lib/pipeline/build.ts";
 import { IncrementalBuilder } from "../../lib/pipeline/incremental/builder.ts";
 import type { BuildMode } from "../../lib/pipeline/incremental/builder.ts";
 import type { Layer, SourceSet } from "../../lib/workspace/sources.ts";
-import type { JsonValue } from "../../lib/graph/graph.ts";
+import { dump, memorySources, OPTIONS } from "./_incremental.ts";
 import { fuzzParams, longRun } from "../fuzz/_fuzz.ts";
 import { corpusEntries, loadCorpus, SKIP_CORPUS } from "../corpus/_corpus.ts";
-
-const OPTIONS: BuildOptions = {
-  createTemplates: (params) =>
-    createTemplateRenderer(params, { clock: () => new Date("2026-01-02T03:04:05Z"), seed: 7 }),
-  phases: defaultPhases,
-};
-
-/** Everything a reader can see of a build result, in iteration order. */
-function dump(r: BuildResult): JsonValue {
-  const g = r.graph;
-  const resources = [...g.resources()].map((x) => [
-    x.id,
-    x.type,
-    x.name,
-    JSON.stringify(x.properties),
-    g.outgoing(x).map((e) => [e.id, e.type, e.target.id, JSON.stringify(e.properties)]),
-    g.incoming(x).map((e) => e.id),
-  ]);
-  const relations = [...g.relations()].map((e) => [e.id, e.type, e.source.id, e.target.id]);
-  const { timings: _t, ...stats } = r.stats;
-  return JSON.parse(JSON.stringify({
-    ok: r.ok,
-    outcome: r.outcome,
-    json: g.toJSON(),
-    resources,
-    relations,
-    types: g.types(),
-    issues: r.issues,
-    artifacts: r.artifacts,
-    assets: r.assets,
-    params: r.params,
-    stats,
-    // The files that created or changed each resource (explorer provenance) match too.
-    provenance: [...g.resources()].map((x) => r.provenance.entriesOf(x, r.assets)),
-  }));
-}
 
 /** A source set whose data directory has `files` instead (module layers kept). */
 function withDataFiles(sources: SourceSet, files: ReadonlyMap<string, string>): SourceSet {
   const data: Layer = { ...sources.data, files };
   return { modules: sources.modules, data };
-}
-
-function emptySources(files: Record<string, string>): SourceSet {
-  // The manifest is the layer's `manifestText`, not one of its files (sources.ts).
-  const { "module.toml": manifestText, ...rest } = files;
-  const data: Layer = {
-    id: "data",
-    isDataDir: true,
-    location: "memory:",
-    manifestText,
-    files: new Map(Object.entries(rest).sort(([a], [b]) => a < b ? -1 : 1)),
-  };
-  return { modules: [], data };
 }
 
 /**
@@ -342,10 +291,14 @@ Deno.test("incremental builds equal full builds after every random edit (issue 1
           return out;
         };
         const builder = new IncrementalBuilder();
-        step(builder, emptySources(files()), "initial build");
+        step(builder, memorySources(files()), "initial build");
         for (const [i, e] of edits.entries()) {
           applyEdit(tables, raw, e);
-          const mode = step(builder, emptySources(files()), `after edit ${i} ${JSON.stringify(e)}`);
+          const mode = step(
+            builder,
+            memorySources(files()),
+            `after edit ${i} ${JSON.stringify(e)}`,
+          );
           modes.set(mode, (modes.get(mode) ?? 0) + 1);
         }
       },
@@ -369,7 +322,7 @@ Deno.test("incremental builds of a bigger file: edits in the middle, at both end
   const builder = new IncrementalBuilder();
   linkReplays = 0;
   const sources = () =>
-    emptySources({ "assets/host.csv": hosts.join("\n") + "\n", "assets/network.csv": nets });
+    memorySources({ "assets/host.csv": hosts.join("\n") + "\n", "assets/network.csv": nets });
   step(builder, sources(), "initial");
   const edits: [string, () => void][] = [
     ["middle cell", () => hosts[150] = "h149x,1,net1"],
@@ -416,10 +369,10 @@ Deno.test("incremental builds with every link resolving replay auto-linking and 
           "assets/network.csv": "name,zone\nn0,a\nn1,b\nn2,c\nh0,d\n",
         });
         const builder = new IncrementalBuilder();
-        step(builder, emptySources(files()), "initial");
+        step(builder, memorySources(files()), "initial");
         for (const e of edits) {
           rows[e.row][e.col] = e.value;
-          step(builder, emptySources(files()), `after ${JSON.stringify(e)}`);
+          step(builder, memorySources(files()), `after ${JSON.stringify(e)}`);
         }
       },
     ),

@@ -5,41 +5,25 @@
  * result equals a from-scratch build of the same sources.
  */
 import { assertEquals } from "../_assert.ts";
-import { buildGraph, type BuildOptions, type BuildResult } from "../../lib/pipeline/build.ts";
-import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
-import { defaultPhases } from "../../lib/pipeline/phases.ts";
+import { buildGraph } from "../../lib/pipeline/build.ts";
 import { IncrementalBuilder } from "../../lib/pipeline/incremental/builder.ts";
-import type { Layer, SourceSet } from "../../lib/workspace/sources.ts";
+import { dump, memorySources, OPTIONS } from "./_incremental.ts";
 
-const OPTIONS: BuildOptions = { createTemplates: createTemplateRenderer, phases: defaultPhases };
-
-function sources(files: Record<string, string>): SourceSet {
-  const { "module.toml": manifestText, ...rest } = files;
-  const data: Layer = {
-    id: "data",
-    isDataDir: true,
-    location: "memory:",
-    manifestText,
-    files: new Map(Object.entries(rest).sort(([a], [b]) => a < b ? -1 : 1)),
-  };
-  return { modules: [], data };
-}
-
-function seen(r: BuildResult) {
-  return JSON.parse(JSON.stringify({
-    graph: r.graph.toJSON(),
-    resources: [...r.graph.resources()].map((x) => [x.type, x.name, x.properties]),
-    issues: r.issues,
-    artifacts: r.artifacts,
-  }));
-}
-
-/** Builds `before`, then `after` incrementally; checks it against a full build; the mode. */
-function modeAfter(before: Record<string, string>, after: Record<string, string>): string {
+/**
+ * Builds `base` with `path` holding `before`, then with `after`, incrementally; checks the result
+ * against a full build of the same sources; answers the mode of the incremental build.
+ */
+function modeOfChange(
+  base: Record<string, string>,
+  path: string,
+  before: string,
+  after: string,
+): string {
   const builder = new IncrementalBuilder();
-  builder.build(sources(before), OPTIONS);
-  const inc = builder.build(sources(after), OPTIONS);
-  assertEquals(seen(inc.result), seen(buildGraph(sources(after), OPTIONS)), inc.reason);
+  builder.build(memorySources({ ...base, [path]: before }), OPTIONS);
+  const sources = memorySources({ ...base, [path]: after });
+  const inc = builder.build(sources, OPTIONS);
+  assertEquals(dump(inc.result), dump(buildGraph(sources, OPTIONS)), inc.reason);
   return inc.mode;
 }
 
@@ -59,10 +43,7 @@ env = "{{ origin_resource.env }}"
 Deno.test("a property change of a type no rule reaches is derived, with rule files present", () => {
   const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/tag.toml": MODEL };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/zone.csv": ZONES },
-      { ...base, "assets/zone.csv": zonesAfter },
-    ),
+    modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter),
     "properties",
   );
 });
@@ -72,10 +53,7 @@ Deno.test("a change of a type a rule names is a full build", () => {
   const hosts = "name,env\nweb-1,prod\nweb-2,dev\n";
   const base = { "assets/network.csv": NETS, "models/tag.toml": MODEL };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/host.csv": hosts },
-      { ...base, "assets/host.csv": hosts.replace("web-2,dev", "web-2,qa") },
-    ),
+    modeOfChange(base, "assets/host.csv", hosts, hosts.replace("web-2,dev", "web-2,qa")),
     "full",
   );
 });
@@ -91,10 +69,7 @@ template = "{{ origin_resource | json_encode }}"
 `;
   const base = { "assets/host.csv": HOSTS, "output/dump.toml": dump };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/network.csv": NETS },
-      { ...base, "assets/network.csv": "name,env\nn1,wan\n" },
-    ),
+    modeOfChange(base, "assets/network.csv", NETS, "name,env\nn1,wan\n"),
     "full",
   );
 });
@@ -109,10 +84,7 @@ env = "from-rule"
 `;
   const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/dyn.toml": dynamic };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/zone.csv": ZONES },
-      { ...base, "assets/zone.csv": zonesAfter },
-    ),
+    modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter),
     "full",
   );
 });
@@ -123,10 +95,7 @@ Deno.test("a type named only through a TOML escape is still named", () => {
     .replace('name = "tag-{{ origin_resource.name }}"', 'name = "{{ origin_resource.name }}"');
   const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/z.toml": escaped };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/zone.csv": ZONES },
-      { ...base, "assets/zone.csv": zonesAfter },
-    ),
+    modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter),
     "full",
   );
 });
@@ -139,10 +108,7 @@ Deno.test("a type with requirements (MP41, checked on the finished graph) is a f
     "models/tag.toml": MODEL,
   };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/zone.csv": ZONES },
-      { ...base, "assets/zone.csv": "name,env\nweb-1,a\nweb-2,\n" },
-    ),
+    modeOfChange(base, "assets/zone.csv", ZONES, "name,env\nweb-1,a\nweb-2,\n"),
     "full",
   );
 });
@@ -165,7 +131,7 @@ audit = "yes"
 `;
   const base = { "assets/network.csv": NETS, "compliance/h.toml": compliance };
   assertEquals(
-    modeAfter({ ...base, "assets/host.csv": PORTS }, { ...base, "assets/host.csv": portsAfter }),
+    modeOfChange(base, "assets/host.csv", PORTS, portsAfter),
     "properties",
   );
 });
@@ -173,10 +139,7 @@ audit = "yes"
 Deno.test("a field a rule names is a full build", () => {
   const base = { "assets/network.csv": NETS, "models/tag.toml": MODEL };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/host.csv": PORTS },
-      { ...base, "assets/host.csv": PORTS.replace("web-2,dev", "web-2,qa") },
-    ),
+    modeOfChange(base, "assets/host.csv", PORTS, PORTS.replace("web-2,dev", "web-2,qa")),
     "full",
   );
 });
@@ -192,9 +155,11 @@ template = "{% for n in origin_resource.network %}{{ n | json_encode }}{% endfor
 `;
   const base = { "assets/host.csv": HOSTS, "output/dump.toml": dump };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/network.csv": "name,cidr\nn1,10.0.0.0/8\n" },
-      { ...base, "assets/network.csv": "name,cidr\nn1,10.1.0.0/16\n" },
+    modeOfChange(
+      base,
+      "assets/network.csv",
+      "name,cidr\nn1,10.0.0.0/8\n",
+      "name,cidr\nn1,10.1.0.0/16\n",
     ),
     "full",
   );
@@ -209,7 +174,7 @@ jsonnet = '{ ["e" + "nv"]: "from-output" }'
 `;
   const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "output/z.toml": out };
   assertEquals(
-    modeAfter({ ...base, "assets/zone.csv": ZONES }, { ...base, "assets/zone.csv": zonesAfter }),
+    modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter),
     "full",
   );
 });
@@ -225,10 +190,7 @@ origin_resource_types = ["host"]
   const hosts = "name,controls\nweb-1,a\nweb-2,b\n";
   const base = { "assets/network.csv": NETS, "compliance/h.toml": compliance };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/host.csv": hosts },
-      { ...base, "assets/host.csv": hosts.replace("web-2,b", "web-2,c") },
-    ),
+    modeOfChange(base, "assets/host.csv", hosts, hosts.replace("web-2,b", "web-2,c")),
     "full",
   );
 });
@@ -251,9 +213,11 @@ primary_relation_type = "HAS_RESPONSIBILITY"
     "compliance/raci.toml": raci,
   };
   assertEquals(
-    modeAfter(
-      { ...base, "assets/asset.csv": "name,operator\nvm1,team-blue\n" },
-      { ...base, "assets/asset.csv": "name,operator\nvm1,team-red\n" },
+    modeOfChange(
+      base,
+      "assets/asset.csv",
+      "name,operator\nvm1,team-blue\n",
+      "name,operator\nvm1,team-red\n",
     ),
     "full",
   );
