@@ -9,7 +9,16 @@
  *   runs; the previous result stays held while the next one builds, as a published snapshot
  *   does) against the steady state (RSS after the first build and a `gc()`); the peak is reset
  *   through `/proc/self/clear_refs` after the steady state is read. Full rebuilds, not the
- *   engine's incremental ones: this row measures what a whole graph costs.
+ *   engine's incremental ones: this row measures what a whole graph costs. What sets the peak
+ *   (measured at 100k, V8 of Deno 2.9): V8 lets the old generation grow to about 4× its live
+ *   size at the last full collection (plus the young generation) before it collects again
+ *   (external memory, such as typed arrays, gets little headroom: its growth starts a
+ *   collection sooner), and every full rebuild leaves a whole graph as garbage; so the garbage
+ *   of earlier rebuilds piles up until then, mostly regardless of a build's own temporary
+ *   allocations, and a full collection that runs while both graphs are alive sets a higher
+ *   limit for the rest of the run (the occasional ~2.3–2.5× runs). A smaller steady state
+ *   raises the ratio though the peak does not move: read it beside `steadyRssMb` and
+ *   `peakRssMb`.
  * - `time`: a cold full build (in-memory sources to sealed graph, all phases) against parsing the
  *   same CSV texts with papaparse into a `Map` of row objects, alternated in one process: the
  *   ratio of the medians of wall-clock times, and of the summed process CPU times (less
