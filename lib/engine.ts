@@ -81,10 +81,13 @@ export interface RebuildRequest {
    */
   before?: (log: BuildLog) => Promise<void>;
   /**
-   * Data-directory paths the requester changed (e.g. `assets/host.csv` after a write). When every
-   * request a build serves names its paths, the build may be incremental (`pipeline/incremental/`:
-   * the files' contents still decide what is rebuilt); a request without them means an unknown
-   * change and a full build.
+   * Data-directory paths the requester changed — written, created or removed (e.g.
+   * `assets/host.csv` after a write). When every request a build serves names its paths, the
+   * build reads only those paths again (every other file is taken as the last build read it, so
+   * a change left unnamed is not seen until a request names it or cannot say what changed) and
+   * may be incremental (`pipeline/incremental/`: the files' contents still decide what is
+   * rebuilt); a request without them means an unknown change: everything is read, and the build
+   * is a full one.
    */
   changed?: readonly string[];
   /**

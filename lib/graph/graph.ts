@@ -149,7 +149,7 @@ export class Graph {
     const resources = this.#resources.slice();
     const versions = this.#versions.slice();
     const clock = this.#clock + 1;
-    const changedTypes = new Set<string>();
+    const changedByType = new Map<string, Resource[]>();
     for (const [id, properties] of changes) {
       const old = resources[id];
       if (old === undefined || this.#removed.has(id)) {
@@ -158,16 +158,18 @@ export class Graph {
       if (properties.name !== old.name) {
         throw new GraphError(`derive: cannot change the name of ${old.type} '${old.name}'`);
       }
-      resources[id] = { id, type: old.type, name: old.name, properties };
+      const changed = { id, type: old.type, name: old.name, properties };
+      resources[id] = changed;
       versions[id] = clock;
-      changedTypes.add(old.type);
+      const list = changedByType.get(old.type);
+      if (list) list.push(changed);
+      else changedByType.set(old.type, [changed]);
     }
     for (const [type, bucket] of this.#byType) {
+      const changed = changedByType.get(type);
       out.#byType.set(
         type,
-        changedTypes.has(type)
-          ? { type, byName: bucket.byName.mapped((r) => resources[r.id]) }
-          : bucket,
+        changed ? { type, byName: bucket.byName.replacing(changed) } : bucket,
       );
     }
     out.#labels = this.#labels;

@@ -155,24 +155,36 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
   }
 
   /**
-   * A table with the same names whose values are `change(value)` (which must keep each value's
-   * `name` and `id`): the hashed names are shared, only the list of values is copied. For
-   * deriving a snapshot whose resources differ only in properties; neither table may change
-   * afterwards.
+   * A table with the same names in which `values` replace the values of their names (each must
+   * keep the `name` and `id` of the value it replaces): the hashed names are shared, only the list
+   * of values is copied. For deriving a snapshot whose resources differ only in properties;
+   * neither table may change afterwards.
    *
    * @example
    * ```ts
    * import { NameIndex } from "./name_index.ts";
    * const a = new NameIndex<{ name: string; id: number; v: number }>();
    * a.add({ name: "x", id: 0, v: 1 });
-   * const b = a.mapped((e) => ({ ...e, v: 2 }));
-   * console.log(a.get("x")?.v, b.get("x")?.v); // 1 2
+   * a.add({ name: "y", id: 1, v: 1 });
+   * const b = a.replacing([{ name: "y", id: 1, v: 2 }]);
+   * console.log(a.get("y")?.v, b.get("y")?.v, b.get("x") === a.get("x")); // 1 2 true
    * ```
    */
-  mapped(change: (value: V) => V): NameIndex<V> {
+  replacing(values: Iterable<V>): NameIndex<V> {
+    const out = this.#mappedWith(this.#entries.slice());
+    for (const value of values) {
+      const at = this.find(value.name);
+      if (at < 0) throw new Error(`replacing: no value named '${value.name}'`);
+      out.#entries[at] = value;
+    }
+    return out;
+  }
+
+  /** A table sharing everything with this one but the given list of entries. */
+  #mappedWith(entries: (V | undefined)[]): NameIndex<V> {
     const out = new NameIndex<V>();
     out.#slots = this.#slots;
-    out.#entries = this.#entries.map((e) => e === undefined ? undefined : change(e));
+    out.#entries = entries;
     out.#names = this.#names;
     out.#ids = this.#ids;
     out.#hashes = this.#hashes;

@@ -221,10 +221,10 @@ export interface DataDirChanges {
 }
 
 /**
- * The source set of the next build, read again only where the data directory changed: the
- * folders are listed again (files added or removed show), every path named in `changes` is taken
- * from `changes.written` or read, a file the previous set does not have is read, and every other
- * file keeps the text of `previous`. Module layers are those of `previous` (modules are read
+ * The source set of the next build, read again only where the data directory changed: every path
+ * named in `changes` is taken from `changes.written` or read; when one of them is new, gone or
+ * unreadable the folders are listed again too (files added or removed show) and a file the
+ * previous set does not have is read; every other file keeps the text of `previous`. Module layers are those of `previous` (modules are read
  * again by {@link loadSourceSet}). Answers `undefined` where only a full load is right: the
  * previous set had unreadable files, or the manifest, a rule file or a root-level input changed
  * (what a rule file names at the root is read as {@link loadLayer} does).
@@ -259,6 +259,8 @@ export async function refreshSourceSet(
   if ((await dataDir.available?.()) === false) {
     throw new WorkspaceUnavailableError("the data directory");
   }
+  const changed = await changedFilesInPlace(prev, dataDir, changes);
+  if (changed) return { modules: previous.modules, data: { ...prev, files: changed } };
   const files = new Map<string, string>();
   const errors: ParseError[] = [];
   for (const folder of LAYER_FOLDERS) {
@@ -283,6 +285,35 @@ export async function refreshSourceSet(
   // Root-level inputs named by rule files: the rule files did not change, so neither did they.
   for (const [path, text] of prev.files) if (!isLayerFolder(topFolder(path))) files.set(path, text);
   return { modules: previous.modules, data: { ...prev, files, errors } };
+}
+
+/**
+ * The files of `prev` with the changed ones read again, when every changed path is a file `prev`
+ * has and still exists as clean text: then no file was added or removed and no folder needs
+ * listing. `undefined` otherwise (the caller lists the folders).
+ */
+async function changedFilesInPlace(
+  prev: Layer,
+  dataDir: Workspace,
+  changes: DataDirChanges,
+): Promise<Map<string, string> | undefined> {
+  const texts = new Map<string, string>();
+  for (const path of changes.paths) {
+    if (!prev.files.has(path)) return undefined;
+    let text: string | undefined;
+    try {
+      text = changes.written?.get(path) ?? await dataDir.readText(path);
+      if (text !== undefined) rejectNul(text, path);
+    } catch (e) {
+      if (e instanceof ParseError) return undefined;
+      throw e;
+    }
+    if (text === undefined) return undefined;
+    texts.set(path, text);
+  }
+  const files = new Map(prev.files);
+  for (const [path, text] of texts) files.set(path, text);
+  return files;
 }
 
 /** Folders whose files are rules: a change there may change which root-level inputs are read. */

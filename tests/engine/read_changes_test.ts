@@ -93,13 +93,30 @@ Deno.test("a later request without a text for the path wins over an earlier text
   assertEquals(port(engine, "web-1"), "2");
 });
 
-Deno.test("files added or removed without being named still show", async () => {
+Deno.test("files added or removed show when named (the folders are listed again then)", async () => {
   const { workspace, engine } = setup();
   await engine.rebuild();
   await workspace.writeTextAtomic("assets/site.csv", "name\nzrh\n");
   workspace.remove("assets/zone.csv");
-  await engine.waitFor(engine.requestRebuild({ changed: ["assets/host.csv"] }));
+  await engine.waitFor(
+    engine.requestRebuild({ changed: ["assets/site.csv", "assets/zone.csv"] }),
+  );
   assertEquals(engine.current.graph.types(), ["host", "site"]);
+});
+
+Deno.test("changes to files the last build read are read in place, without listing folders", async () => {
+  const { workspace, engine } = setup();
+  await engine.rebuild();
+  let listed = 0;
+  const list = workspace.listFiles.bind(workspace);
+  workspace.listFiles = (dir: string) => {
+    listed++;
+    return list(dir);
+  };
+  await workspace.writeTextAtomic("assets/zone.csv", "name\ne.org\n");
+  await engine.waitFor(engine.requestRebuild({ changed: ["assets/zone.csv"] }));
+  assertEquals(engine.current.graph.resourcesOf("zone").map((r) => r.name), ["e.org"]);
+  assertEquals(listed, 0);
 });
 
 Deno.test("a request that does not say what changed reads every file again", async () => {

@@ -62,3 +62,34 @@ Deno.test("O3 the name index holds many names that differ in one character", () 
   assertEquals(index.find("host-5000"), -1);
   assertEquals(index.find("host-"), -1);
 });
+
+Deno.test("replacing: a copy whose replaced names hold the new values; the original is unchanged", () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(nameArb, { minLength: 1, maxLength: 60 }),
+      fc.array(fc.nat(), { maxLength: 10 }),
+      fc.array(fc.nat(), { maxLength: 10 }),
+      (names, deleted, replaced) => {
+        const index = new NameIndex<Named & { v: number }>();
+        names.forEach((name, id) => index.add({ name, id, v: 0 }));
+        const model = new Map(names.map((name, id) => [name, { name, id, v: 0 }]));
+        for (const i of deleted) {
+          const name = names[i % names.length];
+          index.delete(name);
+          model.delete(name);
+        }
+        const before = index.values();
+        const live = [...model.values()];
+        const changes = live.length === 0
+          ? []
+          : replaced.map((i) => ({ ...live[i % live.length], v: i + 1 }));
+        const copy = index.replacing(changes);
+        for (const c of changes) model.set(c.name, c);
+        assertEquals(copy.values(), [...model.values()]);
+        for (const name of names) assertEquals(copy.get(name), model.get(name));
+        assertEquals(index.values(), before);
+      },
+    ),
+    { numRuns: 300, seed: 15 },
+  );
+});
