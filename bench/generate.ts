@@ -66,3 +66,43 @@ export function generateHostsAndNetworks(origins: number, netColumn: string): Ge
     "assets/network.csv": networks.join("\n") + "\n",
   };
 }
+
+/**
+ * Rule files over {@link generateHostsAndNetworks}: a model (a tag per production host), a
+ * compliance control (production hosts) and an output (a listing per network). They read the
+ * hosts' `env` and the networks' `cidr`, never `port`.
+ *
+ * @example
+ * ```ts
+ * import { HOST_RULE_FILES } from "./generate.ts";
+ * console.log(Object.keys(HOST_RULE_FILES).length); // 3
+ * ```
+ */
+export const HOST_RULE_FILES: Readonly<Record<string, string>> = {
+  "models/tag.toml": `origin_resource = "host"
+[[create_resource]]
+match_on = [{ property = "env", value = "prod" }]
+resource_type = "tag"
+name = "tag-{{ origin_resource.name }}"
+[create_resource.properties]
+env = "{{ origin_resource.env }}"
+`,
+  "compliance/prod.toml": `audit_id = "B1"
+[[control]]
+id = "PROD"
+name = "Production hosts"
+[[control.target]]
+origin_resource_types = ["host"]
+match_on = [{ property = "env", value = "prod" }]
+[control.target.resource.properties]
+tier = "{{ origin_resource.env | upper }}"
+`,
+  "output/networks.toml": `origin_resource = "network"
+[[output]]
+resource_type = "listing"
+name = "net-{{ origin_resource.name }}"
+filename = "{{ origin_resource.name }}.txt"
+mimetype = "text/plain"
+template = "{{ origin_resource.name }} {{ origin_resource.cidr }}"
+`,
+};

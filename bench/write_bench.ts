@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { generateHostsAndNetworks } from "./generate.ts";
+import { generateHostsAndNetworks, HOST_RULE_FILES } from "./generate.ts";
 import { DenoFsWorkspace } from "../lib/workspace/deno_fs.ts";
 import { GraphEngine } from "../lib/engine.ts";
 import { createTemplateRenderer } from "../lib/pipeline/templates.ts";
@@ -50,35 +50,6 @@ const writesPerWriter = (size: number) =>
 const INCREMENTAL = flags.get("incremental") !== "off";
 const RULES = flags.has("rules");
 const FIELD = flags.get("field") ?? "port";
-/** Rule files of `--rules`: they read `env` and `cidr`, never `port`. */
-const RULE_FILES: Record<string, string> = {
-  "models/tag.toml": `origin_resource = "host"
-[[create_resource]]
-match_on = [{ property = "env", value = "prod" }]
-resource_type = "tag"
-name = "tag-{{ origin_resource.name }}"
-[create_resource.properties]
-env = "{{ origin_resource.env }}"
-`,
-  "compliance/prod.toml": `audit_id = "B1"
-[[control]]
-id = "PROD"
-name = "Production hosts"
-[[control.target]]
-origin_resource_types = ["host"]
-match_on = [{ property = "env", value = "prod" }]
-[control.target.resource.properties]
-tier = "{{ origin_resource.env | upper }}"
-`,
-  "output/networks.toml": `origin_resource = "network"
-[[output]]
-resource_type = "listing"
-name = "net-{{ origin_resource.name }}"
-filename = "{{ origin_resource.name }}.txt"
-mimetype = "text/plain"
-template = "{{ origin_resource.name }} {{ origin_resource.cidr }}"
-`,
-};
 const POLL_MS = 20;
 const VISIBLE_TIMEOUT_MS = 120_000;
 
@@ -144,7 +115,10 @@ async function benchSize(size: number): Promise<Result> {
   const hosts = Math.max(1, size - 50);
   const dir = await Deno.makeTempDir({ prefix: `graphsvc-write-bench-${size}-` });
   try {
-    const files = { ...generateHostsAndNetworks(hosts, "network"), ...(RULES ? RULE_FILES : {}) };
+    const files = {
+      ...generateHostsAndNetworks(hosts, "network"),
+      ...(RULES ? HOST_RULE_FILES : {}),
+    };
     for (const [path, text] of Object.entries(files)) {
       await Deno.mkdir(`${dir}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
       await Deno.writeTextFile(`${dir}/${path}`, text);
