@@ -185,6 +185,7 @@ export class GraphEngine {
   #listeners = new Set<(event: BuildEvent) => void>();
   #waiters: { generation: number; resolve: (s: BuildStatus) => void }[] = [];
   #beforeNextBuild: ((log: BuildLog) => Promise<void>)[] = [];
+  #beforePublish = new Set<(snapshot: Snapshot) => Promise<void>>();
   #params: Record<string, JsonValue>;
   #currentLog: string[] = [];
   #lastFinal: string | undefined;
@@ -248,6 +249,31 @@ export class GraphEngine {
   /** A template renderer as builds create it (writes render `name_template` keys with it). */
   createTemplates(params: Readonly<Record<string, JsonValue>>): TemplateRenderer {
     return this.#options.createTemplates(params);
+  }
+
+  /**
+   * Runs `prepare` on the snapshot of every successful build before it is published, while
+   * readers are still answered from the previous one (e.g. the GraphQL API making its schema
+   * model in time slices, so the first query after a publish does not pay for it). A failing
+   * `prepare` is logged as a warning; the snapshot is published anyway. Returns the unsubscribe
+   * function.
+   *
+   * @example
+   * ```ts
+   * import { GraphEngine } from "./engine.ts";
+   * import { MemoryWorkspace } from "./workspace/memory.ts";
+   * import { createTemplateRenderer } from "./pipeline/templates.ts";
+   * const engine = new GraphEngine({
+   *   workspace: new MemoryWorkspace({ "assets/host.csv": "name\nweb-1\n" }),
+   *   createTemplates: createTemplateRenderer,
+   * });
+   * engine.beforePublish(async (snapshot) => console.log("publishing", snapshot.generation));
+   * await engine.rebuild(); // publishing 1
+   * ```
+   */
+  beforePublish(prepare: (snapshot: Snapshot) => Promise<void>): () => void {
+    this.#beforePublish.add(prepare);
+    return () => this.#beforePublish.delete(prepare);
   }
 
   /** Subscribes to build log events; returns the unsubscribe function. */
@@ -479,7 +505,7 @@ export class GraphEngine {
       const errors = result.issues.filter((i) => i.severity === "error");
       const published = result.outcome !== "failed";
       if (published) {
-        this.#current = {
+        const snapshot: Snapshot = {
           generation,
           graph: result.graph,
           issues: result.issues,
@@ -491,6 +517,14 @@ export class GraphEngine {
           provenance: result.provenance,
           builtAt: finishedAt,
         };
+        for (const prepare of this.#beforePublish) {
+          try {
+            await prepare(snapshot);
+          } catch (e) {
+            line("warn", `build ${generation}: preparing the snapshot failed: ${describeError(e)}`);
+          }
+        }
+        this.#current = snapshot;
       }
       status = {
         generation,

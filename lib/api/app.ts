@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { graphState } from "./graphql/snapshot.ts";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { GraphEngine } from "../engine.ts";
@@ -73,6 +74,9 @@ export interface GraphsvcApp {
  */
 export function createApp(engine: GraphEngine, options: AppOptions = {}): GraphsvcApp {
   const app = new Hono();
+  // Each new snapshot gets its GraphQL schema model (a scan of the whole graph) in time slices
+  // before it is published, instead of on its first query.
+  engine.beforePublish((snapshot) => graphState(snapshot.graph).warm());
   if (options.log) app.use("*", requestLog(options.log)); // first: refused requests are logged too
   registerSecurity(app, options);
   const info: ServerInfo = {

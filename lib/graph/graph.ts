@@ -440,6 +440,46 @@ export class Graph {
     for (let id = 0; id < this.#relationIds; id++) if (labels[id] >= 0) yield this.#relation(id);
   }
 
+  /** One more than the highest relation id used so far (ids of removed relations included). */
+  get relationIdLimit(): number {
+    return this.#relationIds;
+  }
+
+  /**
+   * Visits the relations with ids in `[from, to)` (default: all) in creation order without
+   * making relation objects: source and target resources, label and properties (shared and
+   * read-only; an empty object for most). For scans over every relation (the GraphQL schema
+   * model), which would otherwise make and keep an object per relation.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "./graph.ts";
+   * const g = new Graph();
+   * g.upsertRelation(g.upsertResource("host", "a"), "zone", g.upsertResource("zone", "z"));
+   * g.forEachRelation((source, label, target) => console.log(source.name, label, target.name)); // a zone z
+   * ```
+   */
+  forEachRelation(
+    visit: (source: Resource, label: string, target: Resource, properties: Properties) => void,
+    from = 0,
+    to = this.#relationIds,
+  ): void {
+    const labels = this.#relationLabels;
+    const relations = this.#relations;
+    const end = Math.min(to, this.#relationIds);
+    for (let id = Math.max(0, from); id < end; id++) {
+      const label = labels[id];
+      if (label < 0) continue;
+      const made = id < relations.length ? relations[id] : undefined;
+      visit(
+        this.#resources[this.#relationSources[id]],
+        this.#labels[label],
+        this.#resources[this.#relationTargets[id]],
+        made ? made.properties : NO_PROPERTIES,
+      );
+    }
+  }
+
   /** The object of relation `id` (not removed): made on first request, the same one after. */
   #relation(id: number): MutableRelation {
     const relations = this.#relations;

@@ -7,7 +7,8 @@
  * @module
  */
 
-import { compareStrings, type Graph } from "../../graph/graph.ts";
+import { compareStrings, type Graph, type Properties } from "../../graph/graph.ts";
+import { runSteps, type Steps } from "../../pipeline/slicing.ts";
 import { type FieldScalar, KindCollector, scalarOfKinds } from "./infer.ts";
 import { NameRegistry, RESERVED_TYPE_NAMES, sanitizeName, sanitizeTypeName } from "./naming.ts";
 
@@ -69,6 +70,12 @@ export interface SchemaModel {
   readonly edgePropertyCount: number;
   /** Number of resources of each type, keyed by raw type (not part of the schema's shape). */
   readonly resourceCounts: ReadonlyMap<string, number>;
+  /**
+   * Number of relations behind each relation field, keyed `<raw type>\u0000<raw field>`: those
+   * of the type with that label plus those reaching it from resources of a type of that name
+   * (not part of the schema's shape; the query cost estimate averages them).
+   */
+  readonly relationEdgeCounts: ReadonlyMap<string, number>;
   /** Type-name registry: later additions (mutation inputs) must claim names here. */
   readonly typeNames: NameRegistry;
 }
@@ -91,10 +98,32 @@ interface RelationScan {
   props: KindCollector;
   outgoing: boolean;
   incoming: boolean;
+  edges: number;
 }
+
+/** Resources or relations scanned between two pause points of {@link schemaModelSteps}. */
+const ITEMS_PER_STEP = 4096;
 
 /** Scans the graph once and names everything. */
 export function buildSchemaModel(graph: Graph): SchemaModel {
+  return runSteps(schemaModelSteps(graph));
+}
+
+/**
+ * {@link buildSchemaModel} as steps (`pipeline/slicing.ts`): pauses every few thousand resources
+ * or relations, so a large graph's model can be made in time slices beside readers.
+ *
+ * @example
+ * ```ts
+ * import { Graph } from "../../graph/graph.ts";
+ * import { runSteps } from "../../pipeline/slicing.ts";
+ * import { schemaModelSteps } from "./model.ts";
+ * const g = new Graph();
+ * g.upsertResource("zone", "a.org", { ttl: 60 });
+ * console.log(runSteps(schemaModelSteps(g)).types[0].typeName); // "zone"
+ * ```
+ */
+export function* schemaModelSteps(graph: Graph): Steps<SchemaModel> {
   const rawTypes = graph.types();
 
   let nodePropertyCount = 0;
@@ -103,8 +132,9 @@ export function buildSchemaModel(graph: Graph): SchemaModel {
   for (const type of rawTypes) {
     const collector = new KindCollector();
     const resources = graph.resourcesOf(type);
-    for (const resource of resources) {
-      nodePropertyCount += collector.add(resource.properties, "name") + 1;
+    for (let i = 0; i < resources.length; i++) {
+      if (i % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
+      nodePropertyCount += collector.add(resources[i].properties, "name") + 1;
     }
     propertyKinds.set(type, collector);
     resourceCounts.set(type, resources.length);
@@ -125,21 +155,49 @@ export function buildSchemaModel(graph: Graph): SchemaModel {
           props: new KindCollector(),
           outgoing: false,
           incoming: false,
+          edges: 0,
         },
       );
     }
     return scan;
   };
-  for (const relation of graph.relations()) {
-    relationTypes.add(relation.type);
-    const out = scanFor(relation.source.type, relation.type);
-    out.nodeTypes.add(relation.target.type);
-    out.outgoing = true;
-    edgePropertyCount += out.props.add(relation.properties);
-    const back = scanFor(relation.target.type, relation.source.type);
-    back.nodeTypes.add(relation.source.type);
-    back.incoming = true;
-    back.props.add(relation.properties);
+  // Raw relations (no relation objects made). Runs of relations mostly share their source type,
+  // label and target type: the scans of both directions are looked up once per run.
+  let lastSource = "";
+  let lastLabel = "";
+  let lastTarget = "";
+  let out: RelationScan | undefined;
+  let back: RelationScan | undefined;
+  const visit = (
+    source: { type: string },
+    label: string,
+    target: { type: string },
+    properties: Properties,
+  ) => {
+    if (
+      out === undefined || source.type !== lastSource || label !== lastLabel ||
+      target.type !== lastTarget
+    ) {
+      lastSource = source.type;
+      lastLabel = label;
+      lastTarget = target.type;
+      relationTypes.add(label);
+      out = scanFor(lastSource, label);
+      out.nodeTypes.add(lastTarget);
+      out.outgoing = true;
+      back = scanFor(lastTarget, lastSource);
+      back.nodeTypes.add(lastSource);
+      back.incoming = true;
+    }
+    out.edges++;
+    back!.edges++;
+    if (isEmpty(properties)) return;
+    edgePropertyCount += out.props.add(properties);
+    back!.props.add(properties);
+  };
+  for (let from = 0; from < graph.relationIdLimit; from += ITEMS_PER_STEP) {
+    graph.forEachRelation(visit, from, from + ITEMS_PER_STEP);
+    yield;
   }
 
   const typeNames = new NameRegistry(RESERVED_TYPE_NAMES);
@@ -199,8 +257,22 @@ export function buildSchemaModel(graph: Graph): SchemaModel {
     nodePropertyCount,
     edgePropertyCount,
     resourceCounts,
+    relationEdgeCounts: edgeCounts(relationScans),
     typeNames,
   };
+}
+
+function edgeCounts(scans: Map<string, Map<string, RelationScan>>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [type, byRaw] of scans) {
+    for (const [raw, scan] of byRaw) out.set(`${type}\u0000${raw}`, scan.edges);
+  }
+  return out;
+}
+
+function isEmpty(properties: Properties): boolean {
+  for (const _ in properties) return false;
+  return true;
 }
 
 /** Edge property fields: `relation` and `controls` are fixed; a `relation` key is renamed. */

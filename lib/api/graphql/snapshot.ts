@@ -9,7 +9,9 @@
  */
 
 import type { Graph, Resource } from "../../graph/graph.ts";
-import { buildSchemaModel, type SchemaModel } from "./model.ts";
+import { buildSchemaModel, type SchemaModel, schemaModelSteps } from "./model.ts";
+import { runStepsSliced, type SliceOptions } from "../../pipeline/slicing.ts";
+import { sortByNameSteps } from "./sort_steps.ts";
 import { kindOf } from "./infer.ts";
 
 /**
@@ -54,6 +56,11 @@ export class GraphState {
     return state ? { state, changed: this.#base!.changed } : undefined;
   }
 
+  /** Whether the schema model is made (by {@link GraphState.warm} or a first query). */
+  get modelReady(): boolean {
+    return this.#model !== undefined;
+  }
+
   /** The schema model of the graph (one scan; kept once the graph is sealed). */
   get model(): SchemaModel {
     if (this.#model) return this.#model;
@@ -62,6 +69,36 @@ export class GraphState {
     const model = buildSchemaModel(this.graph);
     if (this.graph.sealed) this.#model = model;
     return model;
+  }
+
+  /**
+   * Makes the schema model and the name-sorted resource lists now, in time slices (unless known
+   * or inherited from the base): for a snapshot about to be published, so that its first queries
+   * neither scan nor sort the graph.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "../../graph/graph.ts";
+   * const g = new Graph();
+   * g.upsertResource("zone", "a.org");
+   * g.seal();
+   * await graphState(g).warm();
+   * console.log(graphState(g).model.types.length); // 1
+   * ```
+   */
+  async warm(options: SliceOptions = {}): Promise<void> {
+    if (!this.graph.sealed) return;
+    if (!this.#model && !this.#inheritedModel()) {
+      this.#model = await runStepsSliced(schemaModelSteps(this.graph), options);
+    }
+    // The name-sorted lists every listing query starts from (a derived graph's come from its
+    // base, without sorting).
+    if (this.#baseState() !== undefined) return;
+    for (const type of this.graph.types()) {
+      if (this.#sorted.has(type)) continue;
+      const sorted = await runStepsSliced(sortByNameSteps(this.graph.resourcesOf(type)), options);
+      this.#sorted.set(type, sorted);
+    }
   }
 
   /**
@@ -140,6 +177,15 @@ export class GraphState {
     const known = this.#averages.get(key) ?? (base ? base.state.#averages.get(key) : undefined);
     if (known !== undefined) return known;
     const graph = this.graph;
+    // The model counted every relation field's edges in its scan (made before publishing).
+    const model = this.#model ?? (graph.sealed ? this.#inheritedModel() : undefined);
+    if (model) {
+      const parents = model.resourceCounts.get(parentType) ?? 0;
+      const edges = model.relationEdgeCounts.get(key) ?? 0;
+      const value = Math.max(1, parents === 0 ? 1 : edges / parents);
+      this.#averages.set(key, value);
+      return value;
+    }
     const parents = graph.resourcesOf(parentType);
     let edges = 0;
     for (const p of parents) {
