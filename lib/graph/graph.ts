@@ -461,8 +461,8 @@ export class Graph {
    */
   forEachRelation(
     visit: (source: Resource, label: string, target: Resource, properties: Properties) => void,
-    from = 0,
-    to = this.#relationIds,
+    from: number = 0,
+    to: number = this.#relationIds,
   ): void {
     const labels = this.#relationLabels;
     const relations = this.#relations;
