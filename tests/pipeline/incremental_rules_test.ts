@@ -222,3 +222,12 @@ primary_relation_type = "HAS_RESPONSIBILITY"
     "full",
   );
 });
+
+Deno.test("a templated property whose name looks like a type key (os_type) is only a property", () => {
+  const model = MODEL.replace(
+    'env = "{{ origin_resource.env }}"',
+    'env = "{{ origin_resource.env }}"\nos_type = "{{ origin_resource.env | upper }}"',
+  );
+  const base = { "assets/network.csv": NETS, "models/tag.toml": model };
+  assertEquals(modeOfChange(base, "assets/host.csv", PORTS, portsAfter), "properties");
+});

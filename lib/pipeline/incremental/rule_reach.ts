@@ -37,6 +37,9 @@ const TYPE_KEY = /type|resource|origin|target|^with$|^to$|^from$|property|derive
 
 const TEMPLATE = /\{\{|\{%/;
 
+/** Keys of tables whose keys are property names (their values may be templates freely). */
+const PROPERTY_TABLE = /properties$/;
+
 /** The roots through which templates and Jsonnet programs see resources. */
 const ROOT_USE =
   /\b(origin_resource|target_resource)\b(?:\.([A-Za-z_][A-Za-z0-9_]*))?\s*([.\[(]?)/g;
@@ -153,25 +156,28 @@ export class RuleReach {
 
   /**
    * Collects the decoded strings and keys of a TOML document that its raw `text` does not hold
-   * as they are (escapes); answers why a value is in doubt (a templated type key).
+   * as they are (escapes); answers why a value is in doubt (a templated type key). `inValues`:
+   * the value lies in a table of properties (`properties`, `relation_properties`, …), whose keys
+   * are property names, never types.
    */
   #walk(
     value: unknown,
     key: string | undefined,
     text: string,
     what: string,
+    inValues = false,
   ): string | undefined {
     if (typeof value === "string") {
       if (!text.includes(value)) this.#decoded.push(value);
       this.#scanUses(value, what);
-      if (key !== undefined && TYPE_KEY.test(key) && TEMPLATE.test(value)) {
+      if (!inValues && key !== undefined && TYPE_KEY.test(key) && TEMPLATE.test(value)) {
         return `'${key}' is a template (it may name any type)`;
       }
       return undefined;
     }
     if (Array.isArray(value)) {
       for (const v of value) {
-        const found = this.#walk(v, key, text, what);
+        const found = this.#walk(v, key, text, what, inValues);
         if (found) return found;
       }
       return undefined;
@@ -183,7 +189,7 @@ export class RuleReach {
         if (k === "map") {
           this.#wholeUse ??= `${what}: '${k}' reads whole resources`;
         }
-        const found = this.#walk(v, k, text, what);
+        const found = this.#walk(v, k, text, what, inValues || PROPERTY_TABLE.test(k));
         if (found) return found;
       }
     }
