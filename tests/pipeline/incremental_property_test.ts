@@ -168,6 +168,12 @@ version = "1.0.0"
 [assets."network.csv"]
 [assets."network.csv".columns.port]
 type = "integer"
+[assets."host.csv".columns.env]
+allowed_values = ["prod", "1", "x y"]
+[assets."zone.csv".columns.env]
+required = true
+[assets."app.csv".columns.port]
+type = "boolean"
 `,
   },
 };

@@ -231,3 +231,40 @@ Deno.test("a templated property whose name looks like a type key (os_type) is on
   const base = { "assets/network.csv": NETS, "models/tag.toml": model };
   assertEquals(modeOfChange(base, "assets/host.csv", PORTS, portsAfter), "properties");
 });
+
+// Declared asset files (A13, MP31): typed columns are converted as the asset phase converts them;
+// a value the declaration refuses is reported, so that change is a full build.
+
+const DECLARED = `[module]
+name = "m"
+version = "1.0.0"
+[assets."host.csv"]
+resource_type = "server"
+[assets."host.csv".columns.port]
+type = "integer"
+[assets."host.csv".columns.env]
+allowed_values = ["prod", "dev", "qa"]
+required = true
+`;
+
+Deno.test("A13 a typed column of a declared file changes by derivation, converted to its type", () => {
+  const base = { "module.toml": DECLARED, "assets/network.csv": NETS };
+  assertEquals(modeOfChange(base, "assets/host.csv", PORTS, portsAfter), "properties");
+  assertEquals(
+    modeOfChange(base, "assets/host.csv", PORTS, PORTS.replace("web-2,dev", "web-2,qa")),
+    "properties",
+  );
+});
+
+Deno.test("MP31 a value the declaration refuses, or an empty required column, is a full build", () => {
+  const base = { "module.toml": DECLARED, "assets/network.csv": NETS };
+  for (
+    const after of [
+      PORTS.replace("web-2,dev", "web-2,staging"),
+      PORTS.replace("web-2,dev", "web-2,"),
+      PORTS.replace("web-2,dev,81", "web-2,dev,eighty"),
+    ]
+  ) {
+    assertEquals(modeOfChange(base, "assets/host.csv", PORTS, after), "full");
+  }
+});

@@ -18,6 +18,8 @@ import {
   type LoadedAsset,
   relationCellValue,
 } from "../assets.ts";
+import { allowedValueError, convertCell } from "../cell_values.ts";
+import type { AssetDeclaration } from "../../workspace/manifest.ts";
 import type { PhaseContext } from "../context.ts";
 import type { BuildResult } from "../build.ts";
 import type { Steps } from "../slicing.ts";
@@ -70,10 +72,11 @@ export type AssetReplayPlan =
  * Checks that the asset phase of a build of `sources` can be replayed from `prev` (built from
  * `prevSources`) when exactly the data-directory asset CSVs `changed` differ, and prepares the
  * rows of those files. Accepted only when, for every changed file: it existed before and exists
- * now, has no manifest declaration (no typed columns, key template or row filter), its type is
- * the type of no other asset file, its previous version loaded without any issue, the new version
- * parses cleanly with the same header, every row has a non-empty key no other row has, and the
- * file has rows before and after (so the set of types stays the same).
+ * now, its manifest declaration (if any) has no key template or row filter (typed columns are
+ * converted as the asset phase converts them), its type is the type of no other asset file, its
+ * previous version loaded without any issue, the new version parses cleanly with the same header,
+ * every new row has a non-empty key no other row has and values its declaration accepts (no
+ * issue to report), and the file has rows before and after (so the set of types stays the same).
  *
  * @example
  * ```ts ignore
@@ -97,11 +100,15 @@ export function planAssetReplay(
     const file = relPath.slice("assets/".length);
     const loaded = prev.assets.find((a) => a.file === file);
     if (!loaded) return { ok: false, reason: `${relPath} did not load in the previous build` };
-    if (loaded.declaration || prev.manifest.assets.has(baseName(relPath))) {
-      return { ok: false, reason: `${relPath} has a manifest declaration` };
+    const declaration = loaded.declaration;
+    if (declaration === undefined && prev.manifest.assets.has(baseName(relPath))) {
+      return { ok: false, reason: `${relPath} has a manifest declaration it did not load with` };
+    }
+    if (declaration?.nameTemplate !== undefined || declaration?.matchOn !== undefined) {
+      return { ok: false, reason: `${relPath} has a declared key template or row filter` };
     }
     const type = loaded.type;
-    if (type !== assetType(relPath) || types.get(type) !== 1) {
+    if (type !== assetType(relPath, declaration) || types.get(type) !== 1) {
       return { ok: false, reason: `type '${type}' of ${relPath} is shared` };
     }
     if (prev.issues.some((i) => i.file === relPath)) {
@@ -113,17 +120,15 @@ export function planAssetReplay(
       return { ok: false, reason: `${relPath} was added or removed` };
     }
     const previous = prev.graph.resourcesOf(type);
-    const block = changedBlock(
+    const shape: RowShape = {
       relPath,
       type,
-      loaded.header,
+      header: loaded.header,
+      keyIndex: keyColumnIndex(loaded.header),
       assetTypes,
-      prev.graph,
-      previous,
-      oldText,
-      newText,
-      known.get(relPath),
-    );
+      declaration,
+    };
+    const block = changedBlock(shape, prev.graph, previous, oldText, newText, known.get(relPath));
     if (typeof block === "string") return { ok: false, reason: block };
     if (block.block.rowCount === 0 || previous.length === 0) {
       return { ok: false, reason: `${relPath} has no rows before or after the change` };
@@ -134,19 +139,27 @@ export function planAssetReplay(
   return { ok: true, blocks, freshRows };
 }
 
+/** How the rows of one asset file become properties. */
+interface RowShape {
+  relPath: string;
+  type: string;
+  header: readonly string[];
+  keyIndex: number;
+  /** Types of the asset files (columns named after one are relation columns, A17). */
+  assetTypes: ReadonlySet<string>;
+  declaration?: AssetDeclaration;
+}
+
 /** The rows of a changed file, or why it cannot be replayed. */
 function changedBlock(
-  relPath: string,
-  type: string,
-  header: readonly string[],
-  assetTypes: ReadonlySet<string>,
+  shape: RowShape,
   prevGraph: Graph,
   previous: readonly Resource[],
   oldText: string,
   newText: string,
   known: KnownRows | undefined,
 ): { block: ChangedBlock; fresh: number } | string {
-  const keyIndex = keyColumnIndex(header);
+  const { relPath, type, header, keyIndex } = shape;
   const delta = rowDelta(oldText, newText, known);
   if (delta) {
     // Rows before and after the change are the previous resources, in order.
@@ -162,11 +175,17 @@ function changedBlock(
       return `${relPath}: rows do not line up with the previous resources`;
     }
     const replaced = new Set(oldMiddle.rows.map((cells) => cells[keyIndex].trim()));
-    const oldRows = oldMiddle.rows.map((cells) => rowOf(cells, header, keyIndex, type, assetTypes));
+    const oldRows: BlockRow[] = [];
+    for (const cells of oldMiddle.rows) {
+      const row = rowOf(cells, shape);
+      if (typeof row === "string") return row;
+      oldRows.push(row);
+    }
     const rows: BlockRow[] = [];
     const seen = new Set<string>();
     for (const cells of newMiddle.rows) {
-      const row = rowOf(cells, header, keyIndex, type, assetTypes);
+      const row = rowOf(cells, shape);
+      if (typeof row === "string") return row;
       // A new key must be unique: not twice in the middle, not one of the kept rows.
       if (row.name === "" || seen.has(row.name)) return `${relPath}: empty or repeated key`;
       if (!replaced.has(row.name) && prevGraph.getResource(type, row.name)) {
@@ -203,7 +222,8 @@ function changedBlock(
   const seen = new Set<string>();
   const rows: BlockRow[] = [];
   for (const cells of doc.rows) {
-    const row = rowOf(cells, header, keyIndex, type, assetTypes);
+    const row = rowOf(cells, shape);
+    if (typeof row === "string") return row;
     if (row.name === "" || seen.has(row.name)) return `${relPath}: empty or repeated key`;
     seen.add(row.name);
     rows.push(row);
@@ -257,28 +277,37 @@ function parseRows(text: string, relPath: string): { header: string[]; rows: str
 }
 
 /**
- * A row of an asset file without declaration, converted as the asset phase does (A15–A18):
- * `_` columns stripped, relation columns (named after another asset type) split into names.
+ * A row of an asset file converted as the asset phase converts it (A13, A15–A18): `_` columns
+ * stripped, declared columns converted to their type (empty: absent), relation columns (named
+ * after another asset type) split into names; or why the row would be reported (a value its
+ * declaration refuses, a required column left empty: MP31), which a replay does not reproduce.
  */
-function rowOf(
-  cells: readonly string[],
-  header: readonly string[],
-  keyIndex: number,
-  type: string,
-  assetTypes: ReadonlySet<string>,
-): BlockRow {
+function rowOf(cells: readonly string[], shape: RowShape): BlockRow | string {
+  const { header, type, assetTypes, declaration } = shape;
   const properties: Properties = {};
   for (let i = 0; i < header.length; i++) {
     const column = header[i];
     if (column.startsWith("_")) continue;
     const cell = cells[i];
-    if (assetTypes.has(column) && column !== type) {
+    const spec = declaration?.columns.get(column);
+    if (spec) {
+      const { value, error } = convertCell(cell, spec);
+      const invalid = error ??
+        (cell.trim() === "" ? undefined : allowedValueError(value, spec.allowedValues));
+      if (invalid) return `${shape.relPath}: a value of column '${column}' is reported`;
+      if (value !== undefined) properties[column] = value;
+    } else if (assetTypes.has(column) && column !== type) {
       properties[column] = relationCellValue(cell);
     } else {
       properties[column] = cell;
     }
   }
-  return { name: cells[keyIndex].trim(), properties, fresh: true };
+  for (const [column, spec] of declaration?.columns ?? []) {
+    if (spec.required && (properties[column] === undefined || properties[column] === "")) {
+      return `${shape.relPath}: required column '${column}' is empty`;
+    }
+  }
+  return { name: cells[shape.keyIndex].trim(), properties, fresh: true };
 }
 
 /** Resources copied between two pause points. */
