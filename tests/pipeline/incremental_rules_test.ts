@@ -268,3 +268,23 @@ Deno.test("MP31 a value the declaration refuses, or an empty required column, is
     assertEquals(modeOfChange(base, "assets/host.csv", PORTS, after), "full");
   }
 });
+
+Deno.test("A14 a declared key template is rendered for the changed rows (keys kept: derived; keys changed: replayed)", () => {
+  const manifest = `[assets."host.csv"]
+name_template = "{{ env }}-{{ name }}"
+[assets."host.csv".columns.port]
+type = "integer"
+`;
+  const base = { "module.toml": manifest, "assets/network.csv": NETS };
+  assertEquals(modeOfChange(base, "assets/host.csv", PORTS, portsAfter), "properties");
+  assertEquals(
+    modeOfChange(base, "assets/host.csv", PORTS, PORTS.replace("web-2,dev", "web-2,qa")),
+    "assets",
+  );
+  // A template whose value does not follow from the row is a full build.
+  const impure = manifest.replace("{{ env }}-{{ name }}", "{{ name }}-{{ get_random(end=2) }}");
+  assertEquals(
+    modeOfChange({ ...base, "module.toml": impure }, "assets/host.csv", PORTS, portsAfter),
+    "full",
+  );
+});

@@ -12,12 +12,14 @@ import { parseCsv } from "../../formats/csv.ts";
 import { ParseError } from "../../formats/errors.ts";
 import { filesIn, type SourceFile, type SourceSet } from "../../workspace/sources.ts";
 import {
+  assetRowContext,
   assetType,
   baseName,
   keyColumnIndex,
   type LoadedAsset,
   relationCellValue,
 } from "../assets.ts";
+import type { TemplateRenderer } from "../context.ts";
 import { allowedValueError, convertCell } from "../cell_values.ts";
 import type { AssetDeclaration } from "../../workspace/manifest.ts";
 import type { PhaseContext } from "../context.ts";
@@ -90,6 +92,7 @@ export function planAssetReplay(
   sources: SourceSet,
   changed: readonly string[],
   known: ReadonlyMap<string, KnownRows> = new Map(),
+  templates?: () => TemplateRenderer,
 ): AssetReplayPlan {
   const types = new Map<string, number>();
   for (const a of prev.assets) types.set(a.type, (types.get(a.type) ?? 0) + 1);
@@ -104,8 +107,15 @@ export function planAssetReplay(
     if (declaration === undefined && prev.manifest.assets.has(baseName(relPath))) {
       return { ok: false, reason: `${relPath} has a manifest declaration it did not load with` };
     }
-    if (declaration?.nameTemplate !== undefined || declaration?.matchOn !== undefined) {
-      return { ok: false, reason: `${relPath} has a declared key template or row filter` };
+    if (declaration?.matchOn !== undefined) {
+      return { ok: false, reason: `${relPath} has a declared row filter` };
+    }
+    const nameTemplate = declaration?.nameTemplate;
+    if (nameTemplate !== undefined && (templates === undefined || IMPURE.test(nameTemplate))) {
+      return {
+        ok: false,
+        reason: `${relPath} has a key template that is not a function of its row`,
+      };
     }
     const type = loaded.type;
     if (type !== assetType(relPath, declaration) || types.get(type) !== 1) {
@@ -127,6 +137,12 @@ export function planAssetReplay(
       keyIndex: keyColumnIndex(loaded.header),
       assetTypes,
       declaration,
+      renderKey: nameTemplate === undefined ? undefined : (raw) =>
+        templates!().render(
+          nameTemplate,
+          assetRowContext(prev.params, raw),
+          `module.toml: assets."${declaration!.file}".name_template`,
+        ),
     };
     const block = changedBlock(shape, prev.graph, previous, oldText, newText, known.get(relPath));
     if (typeof block === "string") return { ok: false, reason: block };
@@ -148,7 +164,12 @@ interface RowShape {
   /** Types of the asset files (columns named after one are relation columns, A17). */
   assetTypes: ReadonlySet<string>;
   declaration?: AssetDeclaration;
+  /** The declared key template, rendered for a row's raw cells (throws as rendering does). */
+  renderKey?: (raw: Record<string, string>) => string;
 }
+
+/** Template functions whose value does not follow from the row (time, chance, evaluation order). */
+const IMPURE = /\b(?:now|get_random|counter)\s*\(/;
 
 /** The rows of a changed file, or why it cannot be replayed. */
 function changedBlock(
@@ -159,7 +180,7 @@ function changedBlock(
   newText: string,
   known: KnownRows | undefined,
 ): { block: ChangedBlock; fresh: number } | string {
-  const { relPath, type, header, keyIndex } = shape;
+  const { relPath, type, header } = shape;
   const delta = rowDelta(oldText, newText, known);
   if (delta) {
     // Rows before and after the change are the previous resources, in order.
@@ -174,13 +195,13 @@ function changedBlock(
     ) {
       return `${relPath}: rows do not line up with the previous resources`;
     }
-    const replaced = new Set(oldMiddle.rows.map((cells) => cells[keyIndex].trim()));
     const oldRows: BlockRow[] = [];
     for (const cells of oldMiddle.rows) {
       const row = rowOf(cells, shape);
       if (typeof row === "string") return row;
       oldRows.push(row);
     }
+    const replaced = new Set(oldRows.map((row) => row.name));
     const rows: BlockRow[] = [];
     const seen = new Set<string>();
     for (const cells of newMiddle.rows) {
@@ -302,12 +323,24 @@ function rowOf(cells: readonly string[], shape: RowShape): BlockRow | string {
       properties[column] = cell;
     }
   }
+  let name = cells[shape.keyIndex].trim();
+  if (shape.renderKey) {
+    // As the asset phase: the rendered key names the resource, the cell is kept beside it.
+    const raw: Record<string, string> = {};
+    for (let i = 0; i < header.length; i++) raw[header[i]] = cells[i];
+    try {
+      properties.original_name = name;
+      name = shape.renderKey(raw).trim();
+    } catch {
+      return `${shape.relPath}: the key template fails for a row`;
+    }
+  }
   for (const [column, spec] of declaration?.columns ?? []) {
     if (spec.required && (properties[column] === undefined || properties[column] === "")) {
       return `${shape.relPath}: required column '${column}' is empty`;
     }
   }
-  return { name: cells[shape.keyIndex].trim(), properties, fresh: true };
+  return { name, properties, fresh: true };
 }
 
 /** Resources copied between two pause points. */

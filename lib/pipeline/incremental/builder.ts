@@ -35,6 +35,7 @@ import { type ChangedBlock, planAssetReplay, replayAssetSteps } from "./asset_re
 import { LinkReplay } from "./link_replay.ts";
 import { fieldReachOf, RuleReach, ruleReachOf } from "./rule_reach.ts";
 import type { KnownRows } from "./text_delta.ts";
+import type { TemplateRenderer } from "../context.ts";
 
 /** Folders of rule files (and what they read): models, compliance, output. */
 const RULE_FOLDERS = ["models", "compliance", "output"];
@@ -164,7 +165,15 @@ export class IncrementalBuilder {
     options: BuildOptions,
   ): Steps<IncrementalBuild> {
     const prev = this.#prev!;
-    const replay = planAssetReplay(prev.result, prev.sources, sources, plan.changed, prev.known);
+    let templates: TemplateRenderer | undefined;
+    const replay = planAssetReplay(
+      prev.result,
+      prev.sources,
+      sources,
+      plan.changed,
+      prev.known,
+      () => (templates ??= options.createTemplates(prev.result.params)),
+    );
     if (replay.ok) {
       for (const block of replay.blocks.values()) {
         if (block.knownRows) this.#learned.set(block.path, block.knownRows);
