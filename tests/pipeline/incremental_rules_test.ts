@@ -288,3 +288,11 @@ type = "integer"
     "full",
   );
 });
+
+Deno.test("a rule calling now() or get_random() makes every change a full build (a full build renders them afresh)", () => {
+  for (const call of ["now()", "get_random(end=9)"]) {
+    const model = MODEL.replace('env = "{{ origin_resource.env }}"', `at = "{{ ${call} }}"`);
+    const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/tag.toml": model };
+    assertEquals(modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter), "full");
+  }
+});

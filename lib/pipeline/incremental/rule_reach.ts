@@ -18,6 +18,11 @@
  *   changes accepted here keep keys and relation columns);
  * - the manifest states no `[requirements.<type>]` for it (checked on the finished graph, MP41).
  *
+ * A type the rules do reach may still change in fields they cannot see ({@link fieldReachOf}):
+ * fields named nowhere in the rule files, when every read of a resource names its field. And no
+ * rule may call `now()`, `get_random()` or `vault()`: a full build renders those afresh, so
+ * keeping the previous results would not be what a full build gives.
+ *
  * @module
  */
 import { parse as parseToml } from "smol-toml";
@@ -36,6 +41,12 @@ const RULE_FOLDERS = ["models", "compliance", "output"] as const;
 const TYPE_KEY = /type|resource|origin|target|^with$|^to$|^from$|property|derived|join/i;
 
 const TEMPLATE = /\{\{|\{%/;
+
+/**
+ * Template functions whose value a full build makes afresh (the build's clock, fresh entropy,
+ * the vault): a rule calling one must be run again, whatever changed.
+ */
+const BUILD_DEPENDENT = /\b(?:now|get_random|vault)\s*\(/;
 
 /** Keys of tables whose keys are property names (their values may be templates freely). */
 const PROPERTY_TABLE = /properties$/;
@@ -103,6 +114,10 @@ export class RuleReach {
     for (const folder of RULE_FOLDERS) {
       for (const file of filesIn(sources, folder)) {
         this.#texts.push(file.text);
+        if (doubt === undefined && BUILD_DEPENDENT.test(file.text)) {
+          doubt =
+            `${file.displayPath} calls now(), get_random() or vault(): every build renders it afresh`;
+        }
         if (!file.relPath.endsWith(".toml")) {
           // Templates and Jsonnet read beside the rule files: every use of a root counts.
           this.#scanUses(file.text, file.displayPath);
