@@ -203,7 +203,8 @@ export class DenoFsWorkspace implements Workspace {
         const dir = target.slice(0, target.lastIndexOf("/"));
         await Deno.mkdir(dir, { recursive: true });
         const before = await Deno.readFile(target).catch(() => undefined);
-        staged.push({ tmp: await stageTempFile(target, f.text), target, before });
+        const text = before && startsWithBom(before) ? withBom(f.text) : f.text;
+        staged.push({ tmp: await stageTempFile(target, text), target, before });
       }
     } catch (e) {
       for (const s of staged) await Deno.remove(s.tmp).catch(() => {});
@@ -229,6 +230,42 @@ export class DenoFsWorkspace implements Workspace {
   }
 
   async #write(path: string, text: string): Promise<void> {
-    await writeFileAtomic(await this.#resolveForWrite(path), text);
+    const target = await this.#resolveForWrite(path);
+    await writeFileAtomic(target, (await hasBom(target)) ? withBom(text) : text);
+  }
+}
+
+/**
+ * A file's leading UTF-8 BOM outlives writes: {@link DenoFsWorkspace.readText} hands texts over
+ * without it (the strict decoder drops it), so a text written back would lose it — a change of
+ * bytes nobody asked for. Writes over a file that starts with one keep it.
+ */
+const BOM = [0xef, 0xbb, 0xbf];
+
+function startsWithBom(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2];
+}
+
+function withBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text : "\uFEFF" + text;
+}
+
+/** Whether the file at `path` exists and starts with a UTF-8 BOM. */
+async function hasBom(path: string): Promise<boolean> {
+  let file: Deno.FsFile | undefined;
+  try {
+    file = await Deno.open(path, { read: true });
+    const head = new Uint8Array(3);
+    let read = 0;
+    while (read < 3) {
+      const n = await file.read(head.subarray(read));
+      if (n === null) break;
+      read += n;
+    }
+    return read === 3 && startsWithBom(head);
+  } catch {
+    return false;
+  } finally {
+    file?.close();
   }
 }
