@@ -11,7 +11,9 @@ const fatal = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder("utf-8");
 
 /**
- * Decodes UTF-8 bytes strictly (a leading BOM is kept as U+FEFF for the format parsers).
+ * Decodes UTF-8 bytes strictly. A leading BOM is dropped (as `TextDecoder` does): every format
+ * reads the same text with or without one, and the file-system workspace's writes put a file's
+ * BOM back (`workspace/deno_fs.ts`).
  *
  * @example
  * ```ts
