@@ -9,15 +9,15 @@
  * @module
  */
 import type { Workspace } from "./workspace.ts";
+import { RULE_FOLDERS } from "./folders.ts";
 
-const RULE_FOLDERS = ["models/", "compliance/", "output/"];
 const JSON_REF = /["']json!["']\s*=\s*(?:"([^"{}\n]+)"|'([^'{}\n]+)')/g;
 
 /** Static `json!` references of a layer's rule files. */
 function jsonRefs(files: ReadonlyMap<string, string>): Set<string> {
   const refs = new Set<string>();
   for (const [path, text] of files) {
-    if (!path.endsWith(".toml") || !RULE_FOLDERS.some((f) => path.startsWith(f))) continue;
+    if (!path.endsWith(".toml") || !RULE_FOLDERS.some((f) => path.startsWith(`${f}/`))) continue;
     if (!text.includes("json!")) continue;
     for (const m of text.matchAll(JSON_REF)) refs.add((m[1] ?? m[2]).trim());
   }

@@ -13,18 +13,9 @@ import { ParseError } from "../formats/errors.ts";
 import { rejectNul } from "../formats/encoding.ts";
 import { addRootJsonInputs } from "./root_inputs.ts";
 import { aliasLayerFiles } from "./aliases.ts";
+import { LAYER_FOLDERS, RULE_FOLDERS } from "./folders.ts";
 
-/** Folders read into a layer (relative to the layer root). */
-export const LAYER_FOLDERS = [
-  "assets",
-  "input",
-  "models",
-  "compliance",
-  "output",
-  "schemas",
-  "contracts",
-  "actions",
-] as const;
+export { LAYER_FOLDERS, RULE_FOLDERS };
 
 /** One file of a layer, with the path to show users. */
 export interface SourceFile {
@@ -146,17 +137,9 @@ export async function loadLayer(
   for (const folder of LAYER_FOLDERS) {
     for (const path of await workspace.listFiles(prefix + folder)) {
       const relPath = path.slice(prefix.length);
-      try {
-        const text = await workspace.readText(path);
-        if (text === undefined) continue;
-        rejectNul(text, display(relPath));
-        files.set(relPath, text);
-      } catch (e) {
-        if (!(e instanceof ParseError)) throw e;
-        errors.push(
-          new ParseError(e.reason, display(relPath), e.line, e.column, e.code),
-        );
-      }
+      const text = await layerFileText(workspace, path, display(relPath));
+      if (text instanceof ParseError) errors.push(text);
+      else if (text !== undefined) files.set(relPath, text);
     }
   }
   await addRootJsonInputs(files, workspace, prefix, jsonRefsFrom);
@@ -224,8 +207,9 @@ export interface DataDirChanges {
  * The source set of the next build, read again only where the data directory changed: every path
  * named in `changes` is taken from `changes.written` or read; when one of them is new, gone or
  * unreadable the folders are listed again too (files added or removed show) and a file the
- * previous set does not have is read; every other file keeps the text of `previous`. Module layers are those of `previous` (modules are read
- * again by {@link loadSourceSet}). Answers `undefined` where only a full load is right: the
+ * previous set does not have is read; every other file keeps the text of `previous`. Module
+ * layers are those of `previous` (modules are read again by {@link loadSourceSet}). Answers
+ * `undefined` where only a full load is right: the
  * previous set had unreadable files, or the manifest, a rule file or a root-level input changed
  * (what a rule file names at the root is read as {@link loadLayer} does).
  *
@@ -270,16 +254,9 @@ export async function refreshSourceSet(
         files.set(path, kept);
         continue;
       }
-      const written = changes.written?.get(path);
-      try {
-        const text = written ?? await dataDir.readText(path);
-        if (text === undefined) continue;
-        rejectNul(text, path);
-        files.set(path, text);
-      } catch (e) {
-        if (!(e instanceof ParseError)) throw e;
-        errors.push(e);
-      }
+      const text = await layerFileText(dataDir, path, path, changes.written?.get(path));
+      if (text instanceof ParseError) errors.push(text);
+      else if (text !== undefined) files.set(path, text);
     }
   }
   // Root-level inputs named by rule files: the rule files did not change, so neither did they.
@@ -300,15 +277,8 @@ async function changedFilesInPlace(
   const texts = new Map<string, string>();
   for (const path of changes.paths) {
     if (!prev.files.has(path)) return undefined;
-    let text: string | undefined;
-    try {
-      text = changes.written?.get(path) ?? await dataDir.readText(path);
-      if (text !== undefined) rejectNul(text, path);
-    } catch (e) {
-      if (e instanceof ParseError) return undefined;
-      throw e;
-    }
-    if (text === undefined) return undefined;
+    const text = await layerFileText(dataDir, path, path, changes.written?.get(path));
+    if (text === undefined || text instanceof ParseError) return undefined;
     texts.set(path, text);
   }
   const files = new Map(prev.files);
@@ -316,8 +286,26 @@ async function changedFilesInPlace(
   return files;
 }
 
-/** Folders whose files are rules: a change there may change which root-level inputs are read. */
-const RULE_FOLDERS = ["models", "compliance", "output"];
+/**
+ * The text of one file of a layer — `written` when the caller gives it, else read — `undefined`
+ * when the file does not exist, or the error (located at `display`, the path users see) of a
+ * file that is not clean text (invalid UTF-8, NUL bytes).
+ */
+async function layerFileText(
+  workspace: Workspace,
+  path: string,
+  display: string,
+  written?: string,
+): Promise<string | ParseError | undefined> {
+  try {
+    const text = written ?? await workspace.readText(path);
+    if (text !== undefined) rejectNul(text, display);
+    return text;
+  } catch (e) {
+    if (!(e instanceof ParseError)) throw e;
+    return new ParseError(e.reason, display, e.line, e.column, e.code);
+  }
+}
 
 /** The first segment of a relative path (`""` for a root-level file). */
 function topFolder(path: string): string {
