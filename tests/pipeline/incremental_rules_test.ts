@@ -296,3 +296,13 @@ Deno.test("a rule calling now() or get_random() makes every change a full build 
     assertEquals(modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter), "full");
   }
 });
+
+Deno.test("a rule analysis is kept only for the same rule texts", async () => {
+  const { RuleReach } = await import("../../lib/pipeline/incremental/rule_reach.ts");
+  const files = { "assets/host.csv": HOSTS, "models/tag.toml": MODEL };
+  const reach = new RuleReach(memorySources(files));
+  assertEquals(reach.analyses(memorySources({ ...files, "assets/host.csv": PORTS })), true);
+  assertEquals(reach.analyses(memorySources({ ...files, "models/tag.toml": MODEL + "\n" })), false);
+  assertEquals(reach.analyses(memorySources({ ...files, "output/x.tera": "x" })), false);
+  assertEquals(reach.analyses(memorySources({ "assets/host.csv": HOSTS })), false);
+});

@@ -25,7 +25,7 @@
  * @module
  */
 import type { JsonValue } from "../../graph/graph.ts";
-import { filesIn, layersInOrder, type SourceSet } from "../../workspace/sources.ts";
+import { filesIn, layersInOrder, RULE_FOLDERS, type SourceSet } from "../../workspace/sources.ts";
 import {
   type BuildOptions,
   type BuildResult,
@@ -39,9 +39,6 @@ import { fieldReachOf, RuleReach, ruleReachOf } from "./rule_reach.ts";
 import { linksReplayable, propertyChanges } from "./property_changes.ts";
 import type { KnownRows } from "./text_delta.ts";
 import type { TemplateRenderer } from "../context.ts";
-
-/** Folders of rule files (and what they read): models, compliance, output. */
-const RULE_FOLDERS = ["models", "compliance", "output"];
 
 /** How a build was made: see the module documentation. */
 export type BuildMode = "full" | "reuse" | "assets" | "properties";
@@ -65,8 +62,8 @@ export interface ChangeHint {
 interface Previous {
   sources: SourceSet;
   result: BuildResult;
-  /** The rule analysis of `sources`, once made (rule texts unchanged → the same analysis). */
-  reach?: { texts: string[]; reach: RuleReach };
+  /** The rule analysis, once made (kept while the rule texts stay the same). */
+  reach?: RuleReach;
   /** Row offsets of asset texts of `sources` (text_delta.ts), by path. */
   known: Map<string, KnownRows>;
   key: string;
@@ -99,8 +96,6 @@ type Plan =
  */
 export class IncrementalBuilder {
   #prev: Previous | undefined;
-  /** Row offsets of changed texts found by the running build. */
-  #learned = new Map<string, KnownRows>();
 
   /** Forgets the previous build: the next build is a full one. */
   reset(): void {
@@ -128,7 +123,8 @@ export class IncrementalBuilder {
     hint: ChangeHint = {},
   ): Steps<IncrementalBuild> {
     const key = optionsKey(options);
-    this.#learned = new Map();
+    // Row offsets of the changed texts this build compares (text_delta.ts), for the next one.
+    const learned = new Map<string, KnownRows>();
     const plan = hint.unknown ? { kind: "full" as const, reason: "unknown change" } : this.#plan(
       sources,
       options,
@@ -138,7 +134,7 @@ export class IncrementalBuilder {
     if (plan.kind === "reuse") {
       build = { result: this.#prev!.result, mode: "reuse", reason: "no file changed" };
     } else if (plan.kind === "assets") {
-      build = yield* this.#assetsBuild(plan, sources, options);
+      build = yield* this.#assetsBuild(plan, sources, options, learned);
     } else {
       build = { result: yield* buildSteps(sources, options), mode: "full", reason: plan.reason };
     }
@@ -146,7 +142,7 @@ export class IncrementalBuilder {
     const reach = this.#prev?.reach;
     // Offsets stay known while their text is the file's text (unchanged files keep theirs).
     const known = new Map<string, KnownRows>();
-    for (const [path, rows] of [...(this.#prev?.known ?? []), ...this.#learned]) {
+    for (const [path, rows] of [...(this.#prev?.known ?? []), ...learned]) {
       if (sources.data.files.get(path) === rows.text) known.set(path, rows);
     }
     this.#prev = build.result.outcome === "failed" ? undefined : {
@@ -161,11 +157,15 @@ export class IncrementalBuilder {
     return build;
   }
 
-  /** A build after changes to asset CSVs only: derived, replayed, or full when neither proves. */
+  /**
+   * A build after changes to asset CSVs only: derived, replayed, or full when neither proves;
+   * the row offsets of the changed texts go into `learned`.
+   */
   *#assetsBuild(
     plan: { changed: string[]; rules?: string },
     sources: SourceSet,
     options: BuildOptions,
+    learned: Map<string, KnownRows>,
   ): Steps<IncrementalBuild> {
     const prev = this.#prev!;
     let templates: TemplateRenderer | undefined;
@@ -177,13 +177,11 @@ export class IncrementalBuilder {
       prev.known,
       () => (templates ??= options.createTemplates(prev.result.params)),
     );
-    if (replay.ok) {
-      for (const block of replay.blocks.values()) {
-        if (block.knownRows) this.#learned.set(block.path, block.knownRows);
-      }
-    }
     if (!replay.ok) {
       return { result: yield* buildSteps(sources, options), mode: "full", reason: replay.reason };
+    }
+    for (const block of replay.blocks.values()) {
+      if (block.knownRows) learned.set(block.path, block.knownRows);
     }
     const changes = propertyChanges(prev.result, replay.blocks, plan.rules !== undefined);
     if (plan.rules !== undefined) {
@@ -239,17 +237,8 @@ export class IncrementalBuilder {
     prev: Previous,
     fields: ReadonlyMap<string, ReadonlySet<string>>,
   ): string | undefined {
-    const texts = RULE_FOLDERS.flatMap((f) => filesIn(sources, f).map((file) => file.text));
-    const known = prev.reach;
-    let reach: RuleReach;
-    if (
-      known && known.texts.length === texts.length && known.texts.every((t, i) => t === texts[i])
-    ) {
-      reach = known.reach;
-    } else {
-      reach = new RuleReach(sources);
-      prev.reach = { texts, reach };
-    }
+    let reach = prev.reach;
+    if (!reach?.analyses(sources)) prev.reach = reach = new RuleReach(sources);
     const { graph, manifest } = prev.result;
     for (const [type, changed] of fields) {
       const typeWhy = ruleReachOf(reach, graph, manifest, type);

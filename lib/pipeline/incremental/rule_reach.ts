@@ -27,11 +27,8 @@
  */
 import { parse as parseToml } from "smol-toml";
 import type { Graph } from "../../graph/graph.ts";
-import { filesIn, type SourceSet } from "../../workspace/sources.ts";
+import { filesIn, RULE_FOLDERS, type SourceSet } from "../../workspace/sources.ts";
 import type { ModuleManifest } from "../../workspace/manifest.ts";
-
-/** Folders whose files are rules or what rules read (templates, Jsonnet). */
-const RULE_FOLDERS = ["models", "compliance", "output"] as const;
 
 /**
  * Keys whose values may name a type (or a path through types): a template in any of them could
@@ -158,6 +155,20 @@ export class RuleReach {
       const type = (rule as { resource_type?: unknown })?.resource_type;
       if (typeof type === "string") this.#outputTypes.add(type);
     }
+  }
+
+  /**
+   * Whether this analysis is the one of `sources`: their rule files hold the same texts, in the
+   * same order (compared by identity first: an unchanged file keeps its string).
+   */
+  analyses(sources: SourceSet): boolean {
+    let i = 0;
+    for (const folder of RULE_FOLDERS) {
+      for (const file of filesIn(sources, folder)) {
+        if (i >= this.#texts.length || this.#texts[i++] !== file.text) return false;
+      }
+    }
+    return i === this.#texts.length;
   }
 
   /** Whether any rule text names `type` (raw text, or a decoded TOML key or string). */
