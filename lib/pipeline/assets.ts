@@ -25,7 +25,7 @@ import { splitNames } from "./linking.ts";
 import { describeError } from "./errors.ts";
 import { compileConditions, type Condition, evaluateCondition } from "./rules/conditions.ts";
 import { runSteps, type Steps } from "./slicing.ts";
-import { allowedValueError, convertCell } from "./cell_values.ts";
+import { isEmptyValue, loadedCell } from "./cell_values.ts";
 import { setById } from "../graph/dense.ts";
 
 export { convertCell } from "./cell_values.ts";
@@ -327,11 +327,9 @@ class RowLoader {
           break;
         case DECLARED: {
           const column = header[i];
-          const { value, error } = convertCell(cell, specs[i]);
           // A13/MP31: a cell of the wrong type or outside `allowed_values` is loaded as it is
           // and reported; validation carries the warning, strict mode makes it an error.
-          const invalid = error ??
-            (cell.trim() === "" ? undefined : allowedValueError(value, specs[i]!.allowedValues));
+          const { value, invalid } = loadedCell(cell, specs[i]!);
           if (invalid) {
             ctx.issues.warn(
               "csv_value_invalid",
@@ -406,7 +404,7 @@ class RowLoader {
     if (declaration) {
       for (const [column, spec] of declaration.columns) {
         if (!spec.required || absentRequired.has(column)) continue;
-        if (properties[column] === undefined || properties[column] === "") {
+        if (isEmptyValue(properties[column])) {
           // MP31: an error; the row still loads, so the build is degraded, not failed.
           ctx.issues.error("csv_required_missing", `required column '${column}' is empty`, {
             file: file.displayPath,
@@ -512,7 +510,12 @@ const ROW_CONSTRUCTORS = new Map<string, new () => Properties>();
 const MAX_ROW_CONSTRUCTORS = 256;
 
 /** The raw cells of the row starting at `at`, by column name. */
-function rawRow(header: readonly string[], cells: readonly string[], at: number) {
+/** A row's raw cells by column (what declaration templates see), from `cells` at offset `at`. */
+export function rawRow(
+  header: readonly string[],
+  cells: readonly string[],
+  at: number,
+): Record<string, string> {
   const raw: Record<string, string> = {};
   for (let i = 0; i < header.length; i++) raw[header[i]] = cells[at + i];
   return raw;

@@ -58,6 +58,34 @@ export function convertCell(
 }
 
 /**
+ * A cell of a declared column as the asset phase loads it (A13, MP30–MP31): its typed value
+ * (`undefined` for an empty cell of a typed column) and, when the cell has the wrong type or is
+ * not among `allowed_values`, why — a warning of the build; an empty cell is never refused here
+ * (`required` is checked on the row: {@link isEmptyValue}).
+ *
+ * @example
+ * ```ts
+ * import { loadedCell } from "./cell_values.ts";
+ * console.log(loadedCell(" 80 ", { type: "integer", required: false }).value); // 80
+ * console.log(loadedCell("x", { type: "integer", required: false }).invalid !== undefined); // true
+ * ```
+ */
+export function loadedCell(
+  cell: string,
+  spec: ColumnDeclaration,
+): { value: JsonValue | undefined; invalid?: string } {
+  const { value, error } = convertCell(cell, spec);
+  const invalid = error ??
+    (cell.trim() === "" ? undefined : allowedValueError(value, spec.allowedValues));
+  return invalid === undefined ? { value } : { value, invalid };
+}
+
+/** Whether a loaded value leaves a `required` column empty (MP31): absent or the empty string. */
+export function isEmptyValue(value: JsonValue | undefined): boolean {
+  return value === undefined || value === "";
+}
+
+/**
  * Checks a converted cell value against a column's `allowed_values` (MP30–MP31): every item of
  * an array value, or the value itself, must be listed. Returns the reason naming the first value
  * that is not, or `undefined` when all are allowed (or nothing is restricted). A declaration

@@ -17,10 +17,11 @@ import {
   baseName,
   keyColumnIndex,
   type LoadedAsset,
+  rawRow,
   relationCellValue,
 } from "../assets.ts";
 import type { TemplateRenderer } from "../context.ts";
-import { allowedValueError, convertCell } from "../cell_values.ts";
+import { isEmptyValue, loadedCell } from "../cell_values.ts";
 import type { AssetDeclaration } from "../../workspace/manifest.ts";
 import type { PhaseContext } from "../context.ts";
 import type { BuildResult } from "../build.ts";
@@ -312,9 +313,7 @@ function rowOf(cells: readonly string[], shape: RowShape): BlockRow | string {
     const cell = cells[i];
     const spec = declaration?.columns.get(column);
     if (spec) {
-      const { value, error } = convertCell(cell, spec);
-      const invalid = error ??
-        (cell.trim() === "" ? undefined : allowedValueError(value, spec.allowedValues));
+      const { value, invalid } = loadedCell(cell, spec);
       if (invalid) return `${shape.relPath}: a value of column '${column}' is reported`;
       if (value !== undefined) properties[column] = value;
     } else if (assetTypes.has(column) && column !== type) {
@@ -326,17 +325,15 @@ function rowOf(cells: readonly string[], shape: RowShape): BlockRow | string {
   let name = cells[shape.keyIndex].trim();
   if (shape.renderKey) {
     // As the asset phase: the rendered key names the resource, the cell is kept beside it.
-    const raw: Record<string, string> = {};
-    for (let i = 0; i < header.length; i++) raw[header[i]] = cells[i];
     try {
       properties.original_name = name;
-      name = shape.renderKey(raw).trim();
+      name = shape.renderKey(rawRow(header, cells, 0)).trim();
     } catch {
       return `${shape.relPath}: the key template fails for a row`;
     }
   }
   for (const [column, spec] of declaration?.columns ?? []) {
-    if (spec.required && (properties[column] === undefined || properties[column] === "")) {
+    if (spec.required && isEmptyValue(properties[column])) {
       return `${shape.relPath}: required column '${column}' is empty`;
     }
   }
