@@ -192,11 +192,13 @@ export class GraphEngine {
   readonly #builder = new IncrementalBuilder();
   /** Whether a request served by the next build did not say what it changed. */
   #unknownChange = false;
-  /** Data-directory files (path → text) of the newest build that has read its sources. */
-  #lastRead: ReadonlyMap<string, string> | undefined;
   /** Whether a requested build has not read the workspace yet (it will see today's files). */
   #readPending = false;
-  /** The sources the newest build read (the base the next one reads only the changes into). */
+  /**
+   * The sources the newest build that has read its sources read (the base the next one reads
+   * only the changes into; its data-directory files are what {@link GraphEngine.accountsFor}
+   * compares with).
+   */
   #lastSources: SourceSet | undefined;
   /** Data-directory paths requests named since the newest build read its sources. */
   #pendingPaths = new Set<string>();
@@ -365,7 +367,7 @@ export class GraphEngine {
    */
   async accountsFor(paths: readonly string[]): Promise<boolean> {
     if (this.#readPending) return true;
-    const files = this.#lastRead;
+    const files = this.#lastSources?.data.files;
     if (!files) return false;
     for (const path of paths) {
       const known = files.get(path);
@@ -444,8 +446,6 @@ export class GraphEngine {
     this.#pendingPaths = new Set();
     this.#pendingWritten = new Map();
     this.#readAll = false;
-    // Until this read succeeds, the next one cannot build on it.
-    this.#lastSources = undefined;
     try {
       const sources = (!readAll && last &&
         await refreshSourceSet(last, this.#options.workspace, { paths, written })) ||
@@ -453,6 +453,7 @@ export class GraphEngine {
       this.#lastSources = sources;
       return sources;
     } catch (e) {
+      // The next build cannot build on a read that failed half-way: it reads everything.
       this.#readAll = true;
       throw e;
     }
@@ -488,7 +489,6 @@ export class GraphEngine {
       );
       this.#readPending = false;
       const sources = await this.#readSources();
-      this.#lastRead = sources.data.files;
       // Sliced: readers keep being answered from the current snapshot while this builds.
       // Incremental where provably equal to a full build; the published graph is never mutated.
       const build = await this.#builder.buildSliced(sources, {
