@@ -171,17 +171,12 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
    * ```
    */
   replacing(values: Iterable<V>): NameIndex<V> {
-    const out = this.#mappedWith(this.#entries.slice());
+    const entries = this.#entries.slice();
     for (const value of values) {
       const at = this.find(value.name);
       if (at < 0) throw new Error(`replacing: no value named '${value.name}'`);
-      out.#entries[at] = value;
+      entries[at] = value;
     }
-    return out;
-  }
-
-  /** A table sharing everything with this one but the given list of entries. */
-  #mappedWith(entries: (V | undefined)[]): NameIndex<V> {
     const out = new NameIndex<V>();
     out.#slots = this.#slots;
     out.#entries = entries;

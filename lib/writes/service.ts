@@ -406,9 +406,7 @@ export class WriteService {
       });
       return {
         rows: table.editor.rowCount,
-        generation: changed
-          ? this.#generationAfter([target.path], new Map([[target.path, out]]))
-          : this.#generationAfter([]),
+        generation: this.#generationAfterWrite(target.path, changed ? out : undefined),
         changed,
       };
     });
@@ -434,9 +432,7 @@ export class WriteService {
       return {
         file: target.file,
         rows: rows.length,
-        generation: changed
-          ? this.#generationAfter([target.path], new Map([[target.path, data]]))
-          : this.#generationAfter([]),
+        generation: this.#generationAfterWrite(target.path, changed ? data : undefined),
         changed,
       };
     });
@@ -454,6 +450,17 @@ export class WriteService {
         throw e;
       }
     });
+  }
+
+  /**
+   * The generation containing a write of one file under its lock: `text` is what the file now
+   * holds (`undefined`: the write changed nothing), handed to the build so it need not read the
+   * file again.
+   */
+  #generationAfterWrite(path: string, text: string | undefined): number {
+    return text === undefined
+      ? this.#generationAfter([])
+      : this.#generationAfter([path], new Map([[path, text]]));
   }
 
   /** Generation containing a write that changed the files `changed` (none: a no-op write). */
