@@ -33,19 +33,25 @@ Deno.test("AC1 MP2 a module rooted at data/ has its actions read from data/actio
   assertEquals(await l.readFile("actions/a.toml") !== undefined, true);
 });
 
-Deno.test("AC5 R74 AC32 the engine link expands after builds; MCP tools and sockets go through the service", async () => {
-  const workspace = new MemoryWorkspace({
-    "assets/host.csv": "name\nh1\n",
-    "actions/a.toml": 'name = "ping"\norigin_resource = "host"\nexec = [["true"]]\n',
-  });
+/** An engine over a host and a `ping` action (plus `files`), built, its actions expanded. */
+async function linkedEngine(files: Record<string, string>) {
   const engine = new GraphEngine({
-    workspace,
+    workspace: new MemoryWorkspace({
+      ...files,
+      "assets/host.csv": "name\nh1\n",
+      "actions/a.toml": 'name = "ping"\norigin_resource = "host"\nexec = [["true"]]\n',
+    }),
     createTemplates: createTemplateRenderer,
     phases: defaultPhases,
   });
   const link = attachActionService(engine, { runner });
   await engine.rebuild();
   await link.service.whenRefreshed();
+  return link;
+}
+
+Deno.test("AC5 R74 AC32 the engine link expands after builds; MCP tools and sockets go through the service", async () => {
+  const link = await linkedEngine({});
   const tools = mcpActions(link.service);
   assertEquals(await tools.list(), [{
     module: "data",
@@ -66,19 +72,9 @@ Deno.test("MP7 AC11 the data directory's actions use its module id: the slug of 
   assertEquals(dataDirModuleId(undefined, ["net"]), "data");
   assertEquals(dataDirModuleId("net", ["net", "net-2"]), "net-3");
   assertEquals(dataDirModuleId("runs", []), "runs-2");
-  const workspace = new MemoryWorkspace({
+  const link = await linkedEngine({
     "module.toml": '[module]\nname = "Web Shop"\nversion = "2.0.0"\n',
-    "assets/host.csv": "name\nh1\n",
-    "actions/a.toml": 'name = "ping"\norigin_resource = "host"\nexec = [["true"]]\n',
   });
-  const engine = new GraphEngine({
-    workspace,
-    createTemplates: createTemplateRenderer,
-    phases: defaultPhases,
-  });
-  const link = attachActionService(engine, { runner });
-  await engine.rebuild();
-  await link.service.whenRefreshed();
   assertEquals(link.service.list().map((a) => [a.module, a.name]), [["web-shop", "ping-h1"]]);
   const built = await link.service.bundle("web-shop", "ping-h1", {});
   assertEquals([built.manifest.module, built.manifest.module_version], ["web-shop", "2.0.0"]);
