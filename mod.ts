@@ -24,6 +24,11 @@
  * console.log(await res.json());
  * ```
  *
+ * `mod.ts` is the portable core: it runs in Deno, browsers and edge runtimes (no `Deno.*`, no
+ * file system, no UI files in its import graph). The file-system workspace, the server and the
+ * file-reading Jsonnet evaluator are in `./deno` (`deno.ts`); GraphiQL, Swagger UI and the
+ * explorer in `./ui` (`ui.ts`), passed to `createApp` as its `ui` option.
+ *
  * @module
  */
 
@@ -50,7 +55,6 @@ export type {
 export type { Workspace } from "./lib/workspace/workspace.ts";
 export { normalizeWorkspacePath, UnsafePathError } from "./lib/workspace/workspace.ts";
 export { MemoryWorkspace } from "./lib/workspace/memory.ts";
-export { DenoFsWorkspace } from "./lib/workspace/deno_fs.ts";
 export { loadSourceSet } from "./lib/workspace/sources.ts";
 export type { Layer, LayerSource, SourceFile, SourceSet } from "./lib/workspace/sources.ts";
 export { buildGraph, buildGraphSliced } from "./lib/pipeline/build.ts";
@@ -89,6 +93,8 @@ export { parseCsv, stringifyCsv } from "./lib/formats/csv.ts";
 export type { CsvDocument, CsvRow } from "./lib/formats/csv.ts";
 export { createApp } from "./lib/api/app.ts";
 export type { AppOptions, GraphsvcApp } from "./lib/api/app.ts";
+export type { UiAssets, UiTextAsset } from "./lib/api/ui_assets.ts";
+export type { EmbeddedAsset } from "./lib/api/assets/embedded.ts";
 export type { LiveOptions } from "./lib/api/live.ts";
 export type { WorkspaceSync } from "./lib/api/rest/webhook.ts";
 export type { AppRouteOptions } from "./lib/apps/http.ts";
@@ -123,8 +129,7 @@ export type { ServerInfo } from "./lib/api/rest/info.ts";
 export type { StaticAssetReader } from "./lib/api/graphql_routes.ts";
 export type { SecurityOptions } from "./lib/api/security.ts";
 export { renderTemplate, TemplateError } from "./lib/template/mod.ts";
-export { JsonnetError } from "./lib/jsonnet/mod.ts";
-export { evaluateJsonnet } from "./lib/runtime/deno/jsonnet_files.ts";
+export { evaluateJsonnet, JsonnetError } from "./lib/jsonnet/mod.ts";
 export type {
   EvaluateJsonnetOptions,
   ImportResolver,

@@ -9,6 +9,7 @@ import { createApp } from "./lib/api/app.ts";
 import type { LiveOptions } from "./lib/api/live.ts";
 import type { GraphEngine } from "./lib/engine.ts";
 import { VERSION } from "./lib/version.ts";
+import { uiAssets } from "./ui.ts";
 import { createUnixFetch } from "./lib/runtime/deno/unix_fetch.ts";
 import { denoSchemaFetcher } from "./lib/runtime/deno/schema_fetch.ts";
 import type { McpOptions } from "./lib/mcp/http.ts";
@@ -155,6 +156,7 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     log: options.log,
   }).service;
   const app = createApp(engine, {
+    ui: uiAssets,
     actions,
     edition: options.edition,
     version: VERSION,

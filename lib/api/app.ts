@@ -30,6 +30,7 @@ import type { VaultServer } from "../vault/server.ts";
 import { registerVaultRoutes } from "../vault/http.ts";
 import { registerResourceRoutes } from "./rest/resource.ts";
 import { explorerPage, registerExplorerRoutes } from "../explorer/http.ts";
+import type { UiAssets } from "./ui_assets.ts";
 
 /** Largest accepted request body for REST endpoints (reference R93). */
 export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
@@ -53,6 +54,11 @@ export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOp
   vault?: VaultServer;
   /** Reads remote schema locations for `/api/validate-workspace` (Git, files outside modules). */
   schemaFetcher?: SchemaFetcher;
+  /**
+   * The browser UI's files (`uiAssets` from the `./ui` entry point): GraphiQL, API docs and the
+   * explorer are served only with them, so a program without the UI stays small.
+   */
+  ui?: UiAssets;
   /** Receives one `info` line per request (method, path, status, duration); none when absent. */
   log?: (level: string, text: string) => void;
 }
@@ -110,7 +116,13 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   const mcp = actions ? { actions: mcpActions(actions), ...options.mcp } : options.mcp ?? {};
   registerMcpRoutes(app, engine, live, mcp, info); // `/mcp` (R70–R74)
   registerActionRoutes(app, { ...options, service: actions }); // `/api/actions` (AC10–AC13)
-  registerGraphQLRoutes(app, engine, options.readStaticAsset, live.mutationMode);
+  registerGraphQLRoutes(
+    app,
+    engine,
+    options.readStaticAsset,
+    options.ui?.graphiql,
+    live.mutationMode,
+  );
   registerAssetReadRoutes(app, engine.workspace);
   registerInfoRoutes(app, engine, info);
   registerHealthRoutes(app, engine); // `/healthz`, `/readyz`
@@ -118,11 +130,15 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   registerOutputRoutes(app, engine);
   registerValidateRoutes(app, engine, options.schemaFetcher);
   registerResourceRoutes(app, engine, options.generationWaitMs); // explorer reads, `/api/search`
-  registerOpenApiRoutes(app, info); // `/api/openapi.json`, `/api/docs`
-  registerExplorerRoutes(app); // `/explorer`: also the page at `/` when no app is mounted there
+  registerOpenApiRoutes(app, info, options.ui?.swaggerUi); // `/api/openapi.json`, `/api/docs`
+  registerExplorerRoutes(app, options.ui?.explorer); // `/explorer`: also the page at `/` when no app is mounted there
   if (options.vault) registerVaultRoutes(app, options.vault); // `/vault/v1/*` (AC60)
   const sockets = actions ? { actions: actionSockets(actions) } : {};
-  registerAppRoutes(app, engine, { rootPage: explorerPage, ...sockets, ...options.apps }); // last
+  const explorer = options.ui?.explorer;
+  const rootPage = explorer
+    ? (apps: readonly { id: string; name: string }[]) => explorerPage(explorer, apps)
+    : undefined; // the plain page of links
+  registerAppRoutes(app, engine, { rootPage, ...sockets, ...options.apps }); // last
 
   app.notFound((c) => {
     const path = c.req.path;

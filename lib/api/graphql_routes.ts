@@ -23,7 +23,8 @@ import {
 } from "./graphql/mutations.ts";
 import { assetType } from "../pipeline/assets.ts";
 import { formatIssue } from "../pipeline/issues.ts";
-import { EMBEDDED_GRAPHIQL } from "./assets/graphiql.ts";
+import type { EmbeddedAsset } from "./assets/embedded.ts";
+import { UI_MISSING } from "./ui_assets.ts";
 import { embeddedResponse } from "./assets/embedded.ts";
 
 /**
@@ -93,13 +94,14 @@ export function schemaOf(snapshot: Snapshot, mode?: MutationMode): GraphQLSchema
 }
 
 /**
- * Registers `/graphql` (GET, POST), `/graphiql` and its static assets: the files embedded in
- * lib/api/assets/ unless `readStaticAsset` is given.
+ * Registers `/graphql` (GET, POST), `/graphiql` and its static assets: `graphiql`'s embedded
+ * files, or files read by `readStaticAsset`; with neither, `/graphiql` answers `404`.
  */
 export function registerGraphQLRoutes(
   app: Hono,
   engine: GraphEngine,
   readStaticAsset?: StaticAssetReader,
+  graphiql?: ReadonlyMap<string, EmbeddedAsset>,
   mutationMode: (request: Request) => Promise<MutationMode> = () =>
     Promise.resolve({ key: "disabled", writer: refusingWriter("asset writes are disabled") }),
 ): void {
@@ -133,12 +135,18 @@ export function registerGraphQLRoutes(
     const newest = root.generations.reduce((a, b) => Math.max(a, b));
     return withHeader(response, GENERATION_HEADER, String(newest));
   });
-  app.get("/graphiql", (c) => c.html(graphiqlHtml("/graphql")));
+  app.get(
+    "/graphiql",
+    (c) =>
+      graphiql || readStaticAsset
+        ? c.html(graphiqlHtml("/graphql"))
+        : problem(404, "not-found", `GraphiQL: ${UI_MISSING}`),
+  );
   app.get("/graphiql/assets/:file", async (c) => {
     const asset = GRAPHIQL_ASSETS[c.req.path];
     if (!asset) return problem(404, "not-found", "no such GraphiQL asset");
     if (!readStaticAsset) {
-      const embedded = EMBEDDED_GRAPHIQL.get(asset.path);
+      const embedded = graphiql?.get(asset.path);
       if (!embedded) return problem(404, "not-found", "no such GraphiQL asset");
       return await embeddedResponse(embedded, c.req.raw);
     }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Hono } from "hono";
-import { EXPLORER_ASSETS } from "./assets/mod.gen.ts";
+import { UI_MISSING, type UiTextAsset } from "../api/ui_assets.ts";
 import { problem } from "../api/problem.ts";
 
 /** Content-Security-Policy of the explorer: its own files, the API on the same origin. */
@@ -33,15 +33,19 @@ function escapeHtml(s: string): string {
  * @example
  * ```ts
  * import { explorerPage } from "./http.ts";
- * const res = explorerPage([{ id: "editor", name: "Editor" }]);
+ * import { uiAssets } from "../../ui.ts";
+ * const res = explorerPage(uiAssets.explorer, [{ id: "editor", name: "Editor" }]);
  * (await res.text()).includes('href="/apps/editor/"'); // true
  * ```
  */
-export function explorerPage(apps: readonly { id: string; name: string }[] = []): Response {
+export function explorerPage(
+  assets: Readonly<Record<string, UiTextAsset>>,
+  apps: readonly { id: string; name: string }[] = [],
+): Response {
   const links = apps.map((a) =>
     `<a href="/apps/${encodeURIComponent(a.id)}/">${escapeHtml(a.name)}</a>`
   ).join("\n        ");
-  return new Response(EXPLORER_ASSETS["index.html"].body.replace("<!--apps-->", links), {
+  return new Response(assets["index.html"].body.replace("<!--apps-->", links), {
     headers: {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-cache",
@@ -51,25 +55,34 @@ export function explorerPage(apps: readonly { id: string; name: string }[] = [])
 }
 
 /**
- * Registers `/explorer`, `/explorer/` and `/explorer/assets/{file}` on `app`.
+ * Registers `/explorer`, `/explorer/` and `/explorer/assets/{file}` on `app`, serving `assets`
+ * (without them each answers `404`).
  *
  * @example
  * ```ts
  * import { Hono } from "hono";
  * import { registerExplorerRoutes } from "./http.ts";
+ * import { uiAssets } from "../../ui.ts";
  * const app = new Hono();
- * registerExplorerRoutes(app);
+ * registerExplorerRoutes(app, uiAssets.explorer);
  * (await app.request("/explorer/assets/app.js")).status; // 200
  * ```
  */
-export function registerExplorerRoutes(app: Hono): void {
-  app.get("/explorer", () => explorerPage());
-  app.get("/explorer/", () => explorerPage());
+export function registerExplorerRoutes(
+  app: Hono,
+  assets?: Readonly<Record<string, UiTextAsset>>,
+): void {
+  if (!assets) {
+    const missing = () => problem(404, "not-found", `explorer: ${UI_MISSING}`);
+    app.get("/explorer", missing);
+    app.get("/explorer/*", missing);
+    return;
+  }
+  app.get("/explorer", () => explorerPage(assets));
+  app.get("/explorer/", () => explorerPage(assets));
   app.get("/explorer/assets/:file", (c) => {
     const file = c.req.param("file");
-    const asset = file !== "index.html" && Object.hasOwn(EXPLORER_ASSETS, file)
-      ? EXPLORER_ASSETS[file]
-      : undefined;
+    const asset = file !== "index.html" && Object.hasOwn(assets, file) ? assets[file] : undefined;
     if (!asset) return problem(404, "not-found", `no explorer file '${file}'`);
     return new Response(asset.body, {
       headers: {

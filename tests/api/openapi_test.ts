@@ -13,6 +13,7 @@ import { openApiPath } from "../../lib/api/openapi/document.ts";
 import { registeredRoutes } from "../../lib/api/openapi/registered.ts";
 import { VaultServer } from "../../lib/vault/server.ts";
 import { MemoryVaultStore } from "../../lib/vault/state.ts";
+import { uiAssets } from "../../ui.ts";
 
 async function makeApp() {
   const engine = new GraphEngine({
@@ -25,6 +26,7 @@ async function makeApp() {
   });
   // Every optional feature on, so every route is registered.
   const app = createApp(engine, {
+    ui: uiAssets,
     edition: "ee",
     version: "9.9.9",
     writes: true,

@@ -6,6 +6,7 @@ import { MemoryWorkspace } from "../../lib/workspace/memory.ts";
 import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
 import { defaultPhases } from "../../lib/pipeline/phases.ts";
 import { createApp } from "../../lib/api/app.ts";
+import { uiAssets } from "../../ui.ts";
 
 const FILES = {
   "assets/host.csv": "name,os,cpu\nweb-1,ubuntu,4\nweb-2,rhel,16\na/b,debian,2\n",
@@ -38,7 +39,7 @@ async function setup(files: Record<string, string> = FILES) {
     phases: defaultPhases,
   });
   await engine.rebuild();
-  const app = createApp(engine, { features: ["admin_assets"] });
+  const app = createApp(engine, { ui: uiAssets, features: ["admin_assets"] });
   return (path: string, init?: RequestInit) => app.fetch(new Request(`http://test${path}`, init));
 }
 

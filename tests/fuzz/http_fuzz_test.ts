@@ -13,6 +13,7 @@ import { compileFilter, FILTER_OPERATORS } from "../../lib/api/graphql/filter.ts
 import { FilterError } from "../../lib/api/graphql/errors.ts";
 import type { JsonValue, Resource } from "../../lib/graph/graph.ts";
 import { fuzzParams } from "./_fuzz.ts";
+import { uiAssets } from "../../ui.ts";
 
 const SECRET = "TOP-SECRET-7f3a";
 const FILES: Record<string, string> = {
@@ -32,7 +33,12 @@ async function setup() {
     phases: defaultPhases,
   });
   await engine.rebuild();
-  const app = createApp(engine, { edition: "ce", version: "9.9.9", features: ["admin_assets"] });
+  const app = createApp(engine, {
+    ui: uiAssets,
+    edition: "ce",
+    version: "9.9.9",
+    features: ["admin_assets"],
+  });
   return { workspace, app };
 }
 

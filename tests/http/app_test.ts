@@ -4,6 +4,7 @@ import { MemoryWorkspace } from "../../lib/workspace/memory.ts";
 import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
 import { defaultPhases } from "../../lib/pipeline/phases.ts";
 import { createApp } from "../../lib/api/app.ts";
+import { uiAssets } from "../../ui.ts";
 
 async function setup(files: Record<string, string> = {
   "assets/service.csv": "name,database,port\napi,orders,8080\n",
@@ -17,7 +18,12 @@ async function setup(files: Record<string, string> = {
     phases: defaultPhases,
   });
   await engine.rebuild();
-  const app = createApp(engine, { edition: "ce", version: "9.9.9", features: ["admin_assets"] });
+  const app = createApp(engine, {
+    ui: uiAssets,
+    edition: "ce",
+    version: "9.9.9",
+    features: ["admin_assets"],
+  });
   const get = (path: string, init?: RequestInit) =>
     app.fetch(new Request(`http://test${path}`, init));
   const gql = async (query: string, variables?: Record<string, unknown>) => {
@@ -199,6 +205,7 @@ Deno.test("G2 GraphiQL static assets are served from node_modules through the re
   });
   const served: string[] = [];
   const app = createApp(engine, {
+    ui: uiAssets,
     readStaticAsset: (path) => {
       served.push(path);
       return Promise.resolve(new TextEncoder().encode("/* js */"));

@@ -8,6 +8,7 @@ import { createTemplateRenderer } from "../../lib/pipeline/templates.ts";
 import { defaultPhases } from "../../lib/pipeline/phases.ts";
 import { type AppOptions, createApp } from "../../lib/api/app.ts";
 import { API_CSP, GRAPHIQL_CSP, hostAllowed } from "../../lib/api/security.ts";
+import { uiAssets } from "../../ui.ts";
 
 const files = {
   "assets/zone.csv": "name\nexample.org\n",
@@ -36,7 +37,7 @@ async function setup(options: AppOptions = {}) {
     phases: defaultPhases,
   });
   await engine.rebuild();
-  const app = createApp(engine, options);
+  const app = createApp(engine, { ui: uiAssets, ...options });
   return (path: string, init?: RequestInit, host = "localhost:7600") =>
     Promise.resolve(app.fetch(new Request(`http://${host}${path}`, init)));
 }

@@ -3,7 +3,8 @@
  * mod.ts reads imports from disk by default; every resolver failure is a located JsonnetError.
  */
 import assert from "node:assert/strict";
-import { evaluateJsonnet, JsonnetError } from "../../mod.ts";
+import { JsonnetError } from "../../mod.ts";
+import { evaluateJsonnet } from "../../deno.ts";
 import { denoImportResolver, readImportFile } from "../../lib/runtime/deno/jsonnet_files.ts";
 import { JsonnetVM } from "../../lib/jsonnet/mod.ts";
 

@@ -7,8 +7,8 @@
  */
 import type { Hono } from "hono";
 import { openApiDocument } from "./document.ts";
-import { EMBEDDED_SWAGGER_UI } from "../assets/swagger_ui.ts";
-import { embeddedResponse } from "../assets/embedded.ts";
+import { type EmbeddedAsset, embeddedResponse } from "../assets/embedded.ts";
+import { UI_MISSING } from "../ui_assets.ts";
 import { problem } from "../problem.ts";
 
 /** Content-Security-Policy of `/api/docs` and its files: only this origin, no inline script. */
@@ -54,22 +54,29 @@ function withPolicy(res: Response): Response {
   return res;
 }
 
-/** Registers `/api/openapi.json`, `/api/docs` and the page's files. */
+/**
+ * Registers `/api/openapi.json`, `/api/docs` and the page's files (`swaggerUi`; without them
+ * `/api/docs` answers `404`, the document is still served).
+ */
 export function registerOpenApiRoutes(
   app: Hono,
   info: { version: string; edition: "ce" | "ee" },
+  swaggerUi?: ReadonlyMap<string, EmbeddedAsset>,
 ): void {
   let doc: string | undefined;
   app.get("/api/openapi.json", () =>
     new Response(doc ??= JSON.stringify(openApiDocument(info)), {
       headers: { "content-type": "application/json" },
     }));
-  app.get("/api/docs", () =>
-    withPolicy(
-      new Response(PAGE, {
-        headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
-      }),
-    ));
+  app.get(
+    "/api/docs",
+    () =>
+      !swaggerUi ? problem(404, "not-found", `API docs: ${UI_MISSING}`) : withPolicy(
+        new Response(PAGE, {
+          headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
+        }),
+      ),
+  );
   app.get(`${ASSETS}:file`, async (c) => {
     const file = c.req.param("file");
     if (file === "init.js") {
@@ -77,7 +84,7 @@ export function registerOpenApiRoutes(
         new Response(INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } }),
       );
     }
-    const asset = EMBEDDED_SWAGGER_UI.get(file);
+    const asset = swaggerUi?.get(file);
     if (!asset) return problem(404, "not-found", `no API docs file '${file}'`);
     return withPolicy(await embeddedResponse(asset, c.req.raw));
   });

@@ -7,6 +7,7 @@ import { EMBEDDED_GRAPHIQL } from "../../../lib/api/assets/graphiql.ts";
 import { EMBEDDED_SWAGGER_UI } from "../../../lib/api/assets/swagger_ui.ts";
 import { GRAPHIQL_ASSETS } from "../../../lib/api/graphql/graphiql.ts";
 import { EXPLORER_ASSETS } from "../../../lib/explorer/assets/mod.gen.ts";
+import { uiAssets } from "../../../ui.ts";
 
 const all = [...EMBEDDED_GRAPHIQL.values(), ...EMBEDDED_SWAGGER_UI.values()];
 const modules = new URL("../../../node_modules/", import.meta.url);
@@ -97,9 +98,10 @@ async function runWithoutPermissions(program: string): Promise<string> {
 const CRAWL = `
   import { createApp, createTemplateRenderer, defaultPhases, GraphEngine, MemoryWorkspace }
     from ${JSON.stringify(new URL("../../../mod.ts", import.meta.url).href)};
+  import { uiAssets } from ${JSON.stringify(new URL("../../../ui.ts", import.meta.url).href)};
   const engine = new GraphEngine({ workspace: new MemoryWorkspace({}),
     createTemplates: createTemplateRenderer, phases: defaultPhases });
-  const app = createApp(engine);
+  const app = createApp(engine, { ui: uiAssets });
   const seen = new Set();
   async function crawl(path) {
     if (seen.has(path)) return;
@@ -121,7 +123,7 @@ const CRAWL = `
 `;
 
 Deno.test({
-  name: "G2 createApp from mod.ts serves /graphiql, /explorer, /api/docs and all their assets " +
+  name: "G2 createApp from mod.ts with ui.ts serves /graphiql, /explorer, /api/docs and all their assets " +
     "with no permission to read files",
   ignore: !canRun,
   async fn() {
