@@ -7,7 +7,6 @@ import { EMBEDDED_GRAPHIQL } from "../../../lib/api/assets/graphiql.ts";
 import { EMBEDDED_SWAGGER_UI } from "../../../lib/api/assets/swagger_ui.ts";
 import { GRAPHIQL_ASSETS } from "../../../lib/api/graphql/graphiql.ts";
 import { EXPLORER_ASSETS } from "../../../lib/explorer/assets/mod.gen.ts";
-import { uiAssets } from "../../../ui.ts";
 
 const all = [...EMBEDDED_GRAPHIQL.values(), ...EMBEDDED_SWAGGER_UI.values()];
 const modules = new URL("../../../node_modules/", import.meta.url);
@@ -123,7 +122,8 @@ const CRAWL = `
 `;
 
 Deno.test({
-  name: "G2 createApp from mod.ts with ui.ts serves /graphiql, /explorer, /api/docs and all their assets " +
+  name:
+    "G2 createApp from mod.ts with ui.ts serves /graphiql, /explorer, /api/docs and all their assets " +
     "with no permission to read files",
   ignore: !canRun,
   async fn() {
