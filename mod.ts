@@ -92,7 +92,7 @@ export { ParseError } from "./lib/formats/errors.ts";
 export { parseCsv, stringifyCsv } from "./lib/formats/csv.ts";
 export type { CsvDocument, CsvRow } from "./lib/formats/csv.ts";
 export { createApp } from "./lib/api/app.ts";
-export type { AppOptions, GraphsvcApp } from "./lib/api/app.ts";
+export type { AppOptions, ExecutionContextLike, GraphsvcApp } from "./lib/api/app.ts";
 export type { UiAssets, UiTextAsset } from "./lib/api/ui_assets.ts";
 export type { EmbeddedAsset } from "./lib/api/assets/embedded.ts";
 export type { LiveOptions } from "./lib/api/live.ts";

@@ -228,6 +228,30 @@ export class GraphEngine {
     return this.#running !== undefined;
   }
 
+  /**
+   * Resolves once no build runs or is queued: the engine's background work is done. Hosts that
+   * run work only while a request is open (edge runtimes) hand this to their `waitUntil`, so a
+   * write's rebuild completes after its answer was sent; `createApp` does this itself when
+   * `fetch` is given an execution context.
+   *
+   * @example
+   * ```ts
+   * import { GraphEngine } from "./engine.ts";
+   * import { MemoryWorkspace } from "./workspace/memory.ts";
+   * import { createTemplateRenderer } from "./pipeline/templates.ts";
+   * const engine = new GraphEngine({
+   *   workspace: new MemoryWorkspace({ "assets/host.csv": "name\nweb-1\n" }),
+   *   createTemplates: createTemplateRenderer,
+   * });
+   * engine.requestRebuild();
+   * await engine.settled();
+   * console.log(engine.busy, engine.current.generation); // false 1
+   * ```
+   */
+  async settled(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
   /** The workspace the engine builds from. */
   get workspace(): Workspace {
     return this.#options.workspace;

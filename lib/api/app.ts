@@ -5,7 +5,7 @@
  * @module
  */
 import { graphState } from "./graphql/snapshot.ts";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { GraphEngine } from "../engine.ts";
 import { problem } from "./problem.ts";
@@ -31,6 +31,28 @@ import { registerVaultRoutes } from "../vault/http.ts";
 import { registerResourceRoutes } from "./rest/resource.ts";
 import { explorerPage, registerExplorerRoutes } from "../explorer/http.ts";
 import type { UiAssets } from "./ui_assets.ts";
+
+/**
+ * Runs the engine's background work where the host allows it: when a request leaves a build
+ * running, either waits for it (`inRequest`) or hands it to the execution context's `waitUntil`
+ * (edge runtimes, which stop work once the answer is sent). With neither (Deno, Node), the build
+ * simply goes on in the background.
+ */
+function settleBuilds(engine: GraphEngine, inRequest: boolean): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (!engine.busy) return;
+    if (inRequest) {
+      await engine.settled();
+      return;
+    }
+    let ctx: ExecutionContextLike | undefined;
+    try {
+      ctx = c.executionCtx;
+    } catch { /* no execution context: a long-lived runtime */ }
+    ctx?.waitUntil(engine.settled());
+  };
+}
 
 /** Largest accepted request body for REST endpoints (reference R93). */
 export const MAX_REST_BODY_BYTES = 32 * 1024 * 1024;
@@ -59,14 +81,34 @@ export interface AppOptions extends Partial<ServerInfo>, LiveOptions, SecurityOp
    * explorer are served only with them, so a program without the UI stays small.
    */
   ui?: UiAssets;
+  /**
+   * Finish the build a request caused before answering it (default false: builds run in the
+   * background). For hosts that neither keep work running after a response nor offer a
+   * `waitUntil`; a write is then answered when its graph is published.
+   */
+  buildInRequest?: boolean;
   /** Receives one `info` line per request (method, path, status, duration); none when absent. */
   log?: (level: string, text: string) => void;
 }
 
+/**
+ * The part of an edge runtime's execution context the app uses (Cloudflare Workers' and
+ * Durable Objects' `ctx`, Vercel's and Netlify's `waitUntil`): work handed to `waitUntil` keeps
+ * running after the response was sent.
+ */
+export interface ExecutionContextLike {
+  /** Keeps the request's isolate alive until `promise` settles. */
+  waitUntil(promise: Promise<unknown>): void;
+}
+
 /** The HTTP application: a fetch handler usable with `Deno.serve`, edge runtimes and tests. */
 export interface GraphsvcApp {
-  /** Answers one request. */
-  fetch(request: Request): Response | Promise<Response>;
+  /**
+   * Answers one request. In a request-scoped runtime pass its execution context (`ctx` of a
+   * Workers `fetch(request, env, ctx)`): a build a request caused (a write) is handed to
+   * `ctx.waitUntil`, so it completes after the answer and the next read sees it.
+   */
+  fetch(request: Request, env?: unknown, ctx?: ExecutionContextLike): Response | Promise<Response>;
 }
 
 /**
@@ -84,6 +126,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   // before it is published, instead of on its first query.
   engine.beforePublish((snapshot) => graphState(snapshot.graph).warm());
   if (options.log) app.use("*", requestLog(options.log)); // first: refused requests are logged too
+  app.use("*", settleBuilds(engine, options.buildInRequest ?? false));
   registerSecurity(app, options);
   const info: ServerInfo = {
     edition: options.edition ?? "ce",

@@ -1,11 +1,14 @@
-// Issue 28 point 1: mod.ts is the portable core — no Deno adapter and no UI file in its import
-// graph — and an app built without `ui` serves the API but not the UI pages.
+// Issue 28 points 1 and 2: mod.ts is the portable core — no Deno adapter and no UI file in its
+// import graph —, an app built without `ui` serves the API but not the UI pages, and a write's
+// build completes in request-scoped runtimes (waitUntil, or inside the request).
 import { assert, assertEquals } from "../_assert.ts";
 import {
   createApp,
   createTemplateRenderer,
   defaultPhases,
+  type ExecutionContextLike,
   GraphEngine,
+  type GraphsvcApp,
   MemoryWorkspace,
 } from "../../mod.ts";
 import { uiAssets } from "../../ui.ts";
@@ -66,4 +69,51 @@ Deno.test("with ui, GraphiQL, the API docs and the explorer are served", async (
     assertEquals(res.status, 200, path);
     await res.body?.cancel();
   }
+});
+
+function put(app: GraphsvcApp, ctx?: ExecutionContextLike) {
+  return app.fetch(
+    new Request("http://x/api/mutations/host/web-1", {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "web-1", cpu: "4" }),
+    }),
+    {},
+    ctx,
+  );
+}
+
+Deno.test("a write's rebuild is handed to the execution context's waitUntil (issue 28 point 2)", async () => {
+  const e = await engine();
+  // The build is held until the test lets it go: it is certainly running when the answer leaves.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  e.beforePublish(() => held);
+  const app = createApp(e);
+  const handed: Promise<unknown>[] = [];
+  const res = await put(app, { waitUntil: (p: Promise<unknown>) => handed.push(p) });
+  assert(e.busy, "the build still runs after the answer");
+  assertEquals(e.current.generation, 1);
+  release();
+  assertEquals(res.status, 200, await res.clone().text());
+  assertEquals(res.headers.get("graphsvc-generation"), "2");
+  assertEquals(handed.length, 1);
+  await Promise.all(handed);
+  assertEquals(e.busy, false);
+  assertEquals(e.current.generation, 2);
+  // A read hands nothing over: no build runs.
+  await (await app.fetch(new Request("http://x/api/resources/host"), {}, {
+    waitUntil: (p: Promise<unknown>) => handed.push(p),
+  })).body?.cancel();
+  assertEquals(handed.length, 1);
+});
+
+Deno.test("buildInRequest answers a write once its graph is published", async () => {
+  const e = await engine();
+  const app = createApp(e, { buildInRequest: true });
+  const res = await put(app);
+  assertEquals(res.status, 200);
+  assertEquals(e.busy, false);
+  assertEquals(e.current.generation, 2);
+  assertEquals(e.current.graph.getResource("host", "web-1")?.properties.cpu, "4");
 });
