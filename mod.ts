@@ -55,6 +55,10 @@ export type {
 export type { Workspace } from "./lib/workspace/workspace.ts";
 export { normalizeWorkspacePath, UnsafePathError } from "./lib/workspace/workspace.ts";
 export { MemoryWorkspace } from "./lib/workspace/memory.ts";
+export { KvWorkspace, MapKvStore } from "./lib/workspace/kv.ts";
+export type { KvStore } from "./lib/workspace/kv.ts";
+export { durableObjectStore } from "./lib/workspace/durable_object_store.ts";
+export type { DurableObjectStorageLike } from "./lib/workspace/durable_object_store.ts";
 export { loadSourceSet } from "./lib/workspace/sources.ts";
 export type { Layer, LayerSource, SourceFile, SourceSet } from "./lib/workspace/sources.ts";
 export { buildGraph, buildGraphSliced } from "./lib/pipeline/build.ts";
