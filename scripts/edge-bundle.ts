@@ -1,0 +1,85 @@
+/**
+ * Bundles the edge example (examples/edge/worker.ts) with a seed workspace into one ES module
+ * for an edge runtime, beside a workerd configuration:
+ *
+ * ```sh
+ * node_modules/.bin/deno run -A scripts/edge-bundle.ts testdata/example dist/edge
+ * # → dist/edge/worker.js, dist/edge/workerd.capnp.template; prints the bundle's sizes
+ * ```
+ *
+ * The seed is every file of the data directory (assets, models, compliance, outputs, …) as
+ * text; `deno bundle --platform browser` makes the module, minified.
+ *
+ * @module
+ */
+import { gzip } from "fflate";
+import { DenoFsWorkspace } from "../deno.ts";
+
+/** Sizes of a bundle in bytes. */
+export interface BundleSizes {
+  /** The module as written. */
+  bytes: number;
+  /** The module gzip-compressed (what Cloudflare's size limit counts). */
+  gzipBytes: number;
+}
+
+/** Bundles the example worker seeded with `dataDir` into `outDir/worker.js`. */
+export async function bundleEdgeWorker(dataDir: string, outDir: string): Promise<BundleSizes> {
+  const workspace = new DenoFsWorkspace(dataDir);
+  const seed: Record<string, string> = {};
+  for (const path of await workspace.listFiles("")) {
+    const text = await workspace.readText(path);
+    if (text !== undefined) seed[path] = text;
+  }
+  await Deno.mkdir(outDir, { recursive: true });
+  const root = new URL("../", import.meta.url);
+  const worker = new URL("examples/edge/worker.ts", root).href;
+  const entry = `${outDir}/entry.ts`;
+  await Deno.writeTextFile(
+    entry,
+    `import { graphWorker } from ${JSON.stringify(worker)};\n` +
+      `const worker = graphWorker(${JSON.stringify(seed)});\n` +
+      `export default worker.default;\nexport const GraphObject = worker.GraphObject;\n`,
+  );
+  const deno = new URL("node_modules/.bin/deno", root).pathname;
+  const out = await new Deno.Command(deno, {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform",
+      "browser",
+      "--minify",
+      "--config",
+      new URL("deno.json", root).pathname,
+      "--output",
+      `${outDir}/worker.js`,
+      entry,
+    ],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  await Deno.remove(entry);
+  if (!out.success) throw new Error(`deno bundle failed (exit ${out.code})`);
+  await Deno.copyFile(
+    new URL("examples/edge/workerd.capnp.template", root),
+    `${outDir}/workerd.capnp.template`,
+  );
+  const bytes = await Deno.readFile(`${outDir}/worker.js`);
+  const gz = await new Promise<Uint8Array>((resolve, reject) =>
+    gzip(bytes, { level: 9 }, (err, data) => err ? reject(err) : resolve(data))
+  );
+  return { bytes: bytes.length, gzipBytes: gz.length };
+}
+
+if (import.meta.main) {
+  const [dataDir, outDir] = Deno.args;
+  if (!dataDir || !outDir) {
+    console.error("usage: edge-bundle.ts DATA_DIR OUT_DIR");
+    Deno.exit(2);
+  }
+  const sizes = await bundleEdgeWorker(dataDir, outDir);
+  console.log(
+    `${outDir}/worker.js: ${sizes.bytes} bytes, ${sizes.gzipBytes} bytes gzip ` +
+      `(${(sizes.gzipBytes / 1024 / 1024).toFixed(2)} MiB)`,
+  );
+}
