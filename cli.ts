@@ -44,6 +44,7 @@ import { VaultServer } from "./lib/vault/server.ts";
 import { VaultStateError } from "./lib/vault/state.ts";
 import { FileVaultStore } from "./lib/runtime/deno/vault_store.ts";
 import { writeFileAtomic } from "./lib/runtime/deno/atomic_file.ts";
+import { encodeSnapshot } from "./lib/snapshot/format.ts";
 import { registerVaultCommands } from "./lib/cli/vault_commands.ts";
 import {
   envOption,
@@ -615,6 +616,12 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
         "write every downloadable artifact to <dir>/<type>/<name>/<filename>",
       ),
     )
+    .addOption(
+      envOption(
+        "--snapshot <file>",
+        "write the built graph, its artifacts and schema inputs as a snapshot file (docs/edge.md)",
+      ),
+    )
     .action(async (cmd) => {
       const opts = program.opts() as GlobalOptions;
       const log = logger(opts);
@@ -662,6 +669,7 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
       } else if (cmd.graphJson) {
         await writeFileAtomic(cmd.graphJson, JSON.stringify(snap.graph.toJSON()));
       }
+      if (cmd.snapshot) await writeFileAtomic(cmd.snapshot, await encodeSnapshot(snap));
       let written = 0;
       if (cmd.outputDir) {
         for (const a of snap.artifacts) {

@@ -144,4 +144,11 @@ export type {
 export { VaultServer } from "./lib/vault/server.ts";
 export type { ClientRecord, InviteRecord, Role } from "./lib/vault/state.ts";
 export type { KdfParams } from "./lib/vault/crypto.ts";
+export {
+  decodeSnapshot,
+  encodeSnapshot,
+  SNAPSHOT_VERSION,
+  SnapshotError,
+} from "./lib/snapshot/format.ts";
+export type { ProvenanceData } from "./lib/pipeline/provenance.ts";
 export { VERSION } from "./lib/version.ts";

@@ -127,6 +127,12 @@ export interface GraphEngineOptions {
    * `pipeline/incremental/`). False makes every build a full one.
    */
   incremental?: boolean;
+  /**
+   * A snapshot built elsewhere (`decodeSnapshot` of a `build --snapshot` file) to serve from the
+   * start, without building: its generation is the current one and the next build is the one
+   * after it. The workspace is only read when a rebuild is requested.
+   */
+  snapshot?: Snapshot;
 }
 
 /**
@@ -211,6 +217,23 @@ export class GraphEngine {
   constructor(options: GraphEngineOptions) {
     this.#options = options;
     this.#params = { ...(options.params ?? {}) };
+    const loaded = options.snapshot;
+    if (loaded) {
+      this.#current = loaded;
+      this.#lastScheduled = loaded.generation;
+      const errors = loaded.issues.filter((i) => i.severity === "error");
+      this.#lastStatus = {
+        generation: loaded.generation,
+        status: errors.length > 0 ? "degraded" : "ok",
+        startedAt: loaded.builtAt,
+        finishedAt: loaded.builtAt,
+        error: errors.length > 0
+          ? `${errors.length} error(s); first: ${formatIssue(errors[0])}`
+          : null,
+        errorCount: errors.length,
+        issues: loaded.issues,
+      };
+    }
   }
 
   /** The last successfully built snapshot (generation 0 before the first success). */

@@ -5,6 +5,8 @@
  * ```sh
  * node_modules/.bin/deno run -A scripts/edge-bundle.ts testdata/example dist/edge
  * # → dist/edge/worker.js, dist/edge/workerd.capnp.template; prints the bundle's sizes
+ * node_modules/.bin/deno run -A scripts/edge-bundle.ts testdata/example dist/edge graph.snapshot
+ * # … and dist/edge/snapshot-worker.js, serving graph.snapshot (from `build --snapshot`)
  * ```
  *
  * The seed is every file of the data directory (assets, models, compliance, outputs, …) as
@@ -23,8 +25,15 @@ export interface BundleSizes {
   gzipBytes: number;
 }
 
-/** Bundles the example worker seeded with `dataDir` into `outDir/worker.js`. */
-export async function bundleEdgeWorker(dataDir: string, outDir: string): Promise<BundleSizes> {
+/**
+ * Bundles the example worker seeded with `dataDir` into `outDir/worker.js`; with `snapshot`
+ * (the bytes of a `build --snapshot` file), `outDir/snapshot-worker.js` too, which serves it.
+ */
+export async function bundleEdgeWorker(
+  dataDir: string,
+  outDir: string,
+  snapshot?: Uint8Array,
+): Promise<BundleSizes> {
   const workspace = new DenoFsWorkspace(dataDir);
   const seed: Record<string, string> = {};
   for (const path of await workspace.listFiles("")) {
@@ -41,25 +50,22 @@ export async function bundleEdgeWorker(dataDir: string, outDir: string): Promise
       `const worker = graphWorker(${JSON.stringify(seed)});\n` +
       `export default worker.default;\nexport const GraphObject = worker.GraphObject;\n`,
   );
-  const deno = new URL("node_modules/.bin/deno", root).pathname;
-  const out = await new Deno.Command(deno, {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform",
-      "browser",
-      "--minify",
-      "--config",
-      new URL("deno.json", root).pathname,
-      "--output",
-      `${outDir}/worker.js`,
+  await bundle(root, entry, `${outDir}/worker.js`);
+  if (snapshot) {
+    let binary = "";
+    for (let i = 0; i < snapshot.length; i += 0x8000) {
+      binary += String.fromCharCode(...snapshot.subarray(i, i + 0x8000));
+    }
+    await Deno.writeTextFile(
       entry,
-    ],
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
+      `import { snapshotWorker } from ${JSON.stringify(worker)};
+` +
+        `export default snapshotWorker(${JSON.stringify(btoa(binary))});
+`,
+    );
+    await bundle(root, entry, `${outDir}/snapshot-worker.js`);
+  }
   await Deno.remove(entry);
-  if (!out.success) throw new Error(`deno bundle failed (exit ${out.code})`);
   await Deno.copyFile(
     new URL("examples/edge/workerd.capnp.template", root),
     `${outDir}/workerd.capnp.template`,
@@ -71,13 +77,35 @@ export async function bundleEdgeWorker(dataDir: string, outDir: string): Promise
   return { bytes: bytes.length, gzipBytes: gz.length };
 }
 
+async function bundle(root: URL, entry: string, output: string): Promise<void> {
+  const deno = new URL("node_modules/.bin/deno", root).pathname;
+  const out = await new Deno.Command(deno, {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform",
+      "browser",
+      "--minify",
+      "--config",
+      new URL("deno.json", root).pathname,
+      "--output",
+      output,
+      entry,
+    ],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`deno bundle of ${output} failed (exit ${out.code})`);
+}
+
 if (import.meta.main) {
-  const [dataDir, outDir] = Deno.args;
+  const [dataDir, outDir, snapshotFile] = Deno.args;
   if (!dataDir || !outDir) {
-    console.error("usage: edge-bundle.ts DATA_DIR OUT_DIR");
+    console.error("usage: edge-bundle.ts DATA_DIR OUT_DIR [SNAPSHOT_FILE]");
     Deno.exit(2);
   }
-  const sizes = await bundleEdgeWorker(dataDir, outDir);
+  const snapshot = snapshotFile ? await Deno.readFile(snapshotFile) : undefined;
+  const sizes = await bundleEdgeWorker(dataDir, outDir, snapshot);
   console.log(
     `${outDir}/worker.js: ${sizes.bytes} bytes, ${sizes.gzipBytes} bytes gzip ` +
       `(${(sizes.gzipBytes / 1024 / 1024).toFixed(2)} MiB)`,

@@ -19,6 +19,7 @@
 import {
   createApp,
   createTemplateRenderer,
+  decodeSnapshot,
   defaultPhases,
   type DurableObjectStorageLike,
   durableObjectStore,
@@ -29,6 +30,35 @@ import {
   MemoryWorkspace,
   type Workspace,
 } from "../../mod.ts";
+
+/**
+ * A worker serving a snapshot built elsewhere (`build --snapshot FILE`): no build at the edge,
+ * reads only (writes would change nothing durable). `snapshot` is the file's bytes, base64.
+ *
+ * @example
+ * ```ts ignore
+ * export default snapshotWorker(SNAPSHOT_BASE64);
+ * ```
+ */
+export function snapshotWorker(snapshotBase64: string) {
+  let app: Promise<GraphsvcApp> | undefined;
+  const load = async () => {
+    const bytes = Uint8Array.from(atob(snapshotBase64), (c) => c.charCodeAt(0));
+    const engine = new GraphEngine({
+      workspace: new MemoryWorkspace({}, "snapshot:"),
+      createTemplates: createTemplateRenderer,
+      phases: defaultPhases,
+      snapshot: await decodeSnapshot(bytes),
+    });
+    return createApp(engine, { edition: "ce", version: "edge", writes: false });
+  };
+  return {
+    async fetch(request: Request, _env: unknown, ctx: ExecutionContextLike): Promise<Response> {
+      app ??= load();
+      return (await app).fetch(request, {}, ctx);
+    },
+  };
+}
 
 /** The bindings this worker reads. */
 export interface Env {

@@ -30,6 +30,16 @@ const KIND_CODE: Readonly<Record<ProvenanceKind, number>> = {
   compliance: 3,
 };
 
+/** {@link Provenance} as plain data (the snapshot format's), resource ids renumbered. */
+export interface ProvenanceData {
+  /** Rule files, numbered by position. */
+  files: string[];
+  /** Resources below this index were created by asset files. */
+  assetResources: number;
+  /** Pairs of resource index and its codes (file number × 4 + kind). */
+  entries: [number, number[]][];
+}
+
 /**
  * The provenance side table of one build. Phases record with {@link Provenance.note}; readers
  * ask {@link Provenance.entriesOf}.
@@ -70,6 +80,38 @@ export class Provenance {
    */
   assetsLoaded(count: number): void {
     this.#assetResources = count;
+  }
+
+  /**
+   * This provenance as plain data, each resource id mapped by `index` (ids the mapping does not
+   * know are left out) — for the snapshot format, which numbers resources densely.
+   */
+  toData(index: (id: number) => number | undefined): ProvenanceData {
+    const entries: [number, number[]][] = [];
+    for (const [id, codes] of this.#byResource) {
+      const i = index(id);
+      if (i !== undefined) entries.push([i, [...codes]]);
+    }
+    let assetResources = 0;
+    for (let id = 0; id < this.#assetResources; id++) if (index(id) !== undefined) assetResources++;
+    return { files: [...this.#files], assetResources, entries };
+  }
+
+  /** The provenance `data` describes, for a graph of `resourceCount` resources. */
+  static fromData(data: ProvenanceData, resourceCount: number): Provenance {
+    const p = new Provenance();
+    data.files.forEach((f, i) => {
+      p.#files.push(f);
+      p.#fileIds.set(f, i);
+    });
+    for (const [id, codes] of data.entries) {
+      if (id >= resourceCount || codes.some((c) => c >= data.files.length * 4 || c < 0)) {
+        throw new RangeError(`provenance of resource ${id} is out of range`);
+      }
+      p.#byResource.set(id, [...codes]);
+    }
+    p.#assetResources = Math.min(data.assetResources, resourceCount);
+    return p;
   }
 
   /** Number of resources with rule entries (asset provenance is not stored per resource). */

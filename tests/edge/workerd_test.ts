@@ -2,7 +2,8 @@
 // bundled with testdata/example by scripts/edge-bundle.ts, runs in Cloudflare's workerd
 // (npm `workerd`) on loopback. Reads answer; a write becomes visible to the next read that asks
 // for its generation; the bundle stays ≤ 1 MiB gzip; with the workspace in a Durable Object the
-// write survives a restart of workerd, and in memory it does not.
+// write survives a restart of workerd, and in memory it does not; a snapshot written by
+// `build --snapshot` is served by a worker that never builds.
 import { assert, assertEquals } from "../_assert.ts";
 import { bundleEdgeWorker } from "../../scripts/edge-bundle.ts";
 
@@ -79,18 +80,49 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "graphsvc-edge-" });
     try {
-      const sizes = await bundleEdgeWorker(new URL("testdata/example", root).pathname, dir);
+      // A snapshot built by the CLI, served by a third worker without building.
+      const deno = new URL("node_modules/.bin/deno", root).pathname;
+      const built = await new Deno.Command(deno, {
+        args: [
+          "run",
+          "-A",
+          new URL("cli.ts", root).pathname,
+          "--data-dir",
+          new URL("testdata/example", root).pathname,
+          "build",
+          "--snapshot",
+          `${dir}/graph.snapshot`,
+        ],
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      assert(built.success, new TextDecoder().decode(built.stderr));
+      const sizes = await bundleEdgeWorker(
+        new URL("testdata/example", root).pathname,
+        dir,
+        await Deno.readFile(`${dir}/graph.snapshot`),
+      );
       assert(sizes.gzipBytes <= 1024 * 1024, `bundle is ${sizes.gzipBytes} bytes gzip`);
-      const [memory, durable] = freePorts(2);
+      const [memory, durable, snapshot] = freePorts(3);
       await Deno.mkdir(`${dir}/storage`);
       const template = await Deno.readTextFile(`${dir}/workerd.capnp.template`);
       await Deno.writeTextFile(
         `${dir}/workerd.capnp`,
         template.replaceAll("{{PORT}}", String(memory)).replaceAll("{{PORT2}}", String(durable))
+          .replaceAll("{{PORT3}}", String(snapshot))
           .replaceAll("{{STORAGE}}", `${dir}/storage`),
       );
-      let child = await start(`${dir}/workerd.capnp`, [memory, durable]);
+      let child = await start(`${dir}/workerd.capnp`, [memory, durable, snapshot]);
       try {
+        // The snapshot worker answers like the built graph, and refuses writes.
+        assertEquals(await cpuOfWeb2(snapshot), 4);
+        const refused = await fetch(`http://127.0.0.1:${snapshot}/api/mutations/host/web-2`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: "web-2", cpu: "32" }),
+        });
+        assertEquals(refused.status, 403);
+        await refused.body?.cancel();
         for (const port of [memory, durable]) {
           // GraphQL and REST reads, the OpenAPI document; no UI in this bundle.
           assertEquals(await cpuOfWeb2(port), 4);
@@ -119,7 +151,7 @@ Deno.test({
         await stop(child);
       }
       // A new isolate: the Durable Object's storage kept the write, the memory one did not.
-      child = await start(`${dir}/workerd.capnp`, [memory, durable]);
+      child = await start(`${dir}/workerd.capnp`, [memory, durable, snapshot]);
       try {
         assertEquals(await cpuOfWeb2(durable), 32);
         assertEquals(await cpuOfWeb2(memory), 4);

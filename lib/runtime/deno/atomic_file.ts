@@ -29,7 +29,7 @@ export interface AtomicWriteOptions {
  */
 export async function stageTempFile(
   target: string,
-  text: string,
+  text: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<string> {
   const { dir, base } = splitPath(target);
@@ -37,7 +37,7 @@ export async function stageTempFile(
   const file = await Deno.open(tmp, { write: true, createNew: true, mode: options.mode });
   try {
     if (options.mode !== undefined) await Deno.chmod(tmp, options.mode);
-    const bytes = new TextEncoder().encode(text);
+    const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
     let written = 0;
     while (written < bytes.length) written += await file.write(bytes.subarray(written));
     await file.sync();
@@ -69,7 +69,7 @@ export async function syncFolder(dir: string): Promise<void> {
 }
 
 /**
- * Replaces `path` with `text` atomically and durably (temp file, fsync, rename, fsync of the
+ * Replaces `path` with `text` (or bytes) atomically and durably (temp file, fsync, rename, fsync of the
  * folder), creating the folder when it is missing.
  *
  * @example
@@ -80,7 +80,7 @@ export async function syncFolder(dir: string): Promise<void> {
  */
 export async function writeFileAtomic(
   path: string,
-  text: string,
+  text: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   await Deno.mkdir(splitPath(path).dir, { recursive: true });
