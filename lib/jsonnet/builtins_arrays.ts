@@ -30,6 +30,7 @@ export const arrayBuiltins: Record<string, AnyNative> = {
   isString: { params: ["v"], fn: (_ev, [x]) => typeof x === "string" },
   isNumber: { params: ["v"], fn: (_ev, [x]) => typeof x === "number" },
   isBoolean: { params: ["v"], fn: (_ev, [x]) => typeof x === "boolean" },
+  isNull: { params: ["v"], fn: (_ev, [x]) => x === null },
   isArray: { params: ["v"], fn: (_ev, [x]) => x instanceof VArray },
   isObject: { params: ["v"], fn: (_ev, [x]) => x instanceof VObject },
   isFunction: { params: ["v"], fn: (_ev, [x]) => x instanceof VFunc },

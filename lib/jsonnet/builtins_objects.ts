@@ -4,8 +4,9 @@
  * @module
  */
 import { Hide, type Loc } from "./ast.ts";
-import type { Evaluator } from "./evaluator.ts";
+import { type Evaluator, typeName } from "./evaluator.ts";
 import { boolArg, callT, func, mkArray, obj, strArg } from "./builtins_util.ts";
+import { BuiltinError } from "./errors.ts";
 import { manifestJsonEx } from "./manifest_json.ts";
 import { fieldNames, getField, hasField, objectFromThunks } from "./objects.ts";
 import type { AnyNative } from "./std_bridge.ts";
@@ -202,9 +203,13 @@ export const objectBuiltins: Record<string, AnyNative> = {
     lazy: true,
     fn: (ev: Evaluator, [s, rest], loc) => {
       const msg = s.force();
-      ev.host.trace(
-        `TRACE: ${loc.file}:${loc.line} ${typeof msg === "string" ? msg : ev.toStr(msg, loc)}`,
-      );
+      // The message must be a string, as in the reference (it is not converted).
+      if (typeof msg !== "string") {
+        throw new BuiltinError(
+          `Builtin function trace expected string as first parameter but got ${typeName(msg)}`,
+        );
+      }
+      ev.host.trace(`TRACE: ${loc.file}:${loc.line} ${msg}`);
       return rest.force();
     },
   },

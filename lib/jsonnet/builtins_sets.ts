@@ -5,7 +5,7 @@
  */
 import type { Loc } from "./ast.ts";
 import type { Evaluator } from "./evaluator.ts";
-import { arr, call, func, mkArray } from "./builtins_util.ts";
+import { arr, call, chars, func, mkArray } from "./builtins_util.ts";
 import { compare, equals } from "./operators.ts";
 import type { AnyNative } from "./std_bridge.ts";
 import { type Value, type VArray, VFunc } from "./values.ts";
@@ -36,9 +36,20 @@ function uniqKeyed(ev: Evaluator, items: { v: Value; k: Value }[], loc: Loc) {
   return out;
 }
 
+/**
+ * A set operand. The reference's `setInter` only indexes its operands, so a string there is the
+ * set of its characters (`std.setInter("b", ["a", "b"])` is `["b"]`); its `setUnion` and
+ * `setDiff` build with `+` and give nonsense for strings, so they keep requiring arrays.
+ */
+function operand(ev: Evaluator, v: Value, mode: string, loc: Loc): VArray {
+  return mode === "inter" && typeof v === "string"
+    ? chars(ev, v, loc)
+    : arr(ev, v, "set" + mode, loc);
+}
+
 function setOp(ev: Evaluator, args: Value[], loc: Loc, mode: "union" | "inter" | "diff"): Value {
-  const a = keyed(ev, arr(ev, args[0], "set" + mode, loc), args[2], loc);
-  const b = keyed(ev, arr(ev, args[1], "set" + mode, loc), args[2], loc);
+  const a = keyed(ev, operand(ev, args[0], mode, loc), args[2], loc);
+  const b = keyed(ev, operand(ev, args[1], mode, loc), args[2], loc);
   const out: Value[] = [];
   let i = 0;
   let j = 0;

@@ -1,7 +1,7 @@
 /**
- * A Jsonnet interpreter in pure web-standard TypeScript (targets Jsonnet 0.20; output is
- * byte-identical to the reference `jsonnet` CLI except that non-integer numbers are printed in
- * the shortest round-trip form).
+ * A Jsonnet interpreter in pure web-standard TypeScript (targets Jsonnet 0.21 and its official
+ * test suite, see `scripts/jsonnet-suite.ts`; output is byte-identical to the reference `jsonnet`
+ * CLI except that non-integer numbers are printed in the shortest round-trip form).
  *
  * @example
  * ```ts

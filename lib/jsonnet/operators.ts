@@ -10,6 +10,7 @@ import { extendObject, fieldNames, getField, hasField } from "./objects.ts";
 import { cmpCodepoint } from "./strings.ts";
 import { type Env, Thunk, type Value, VArray, VFunc, VObject } from "./values.ts";
 import { callStd } from "./std_bridge.ts";
+import { JsonnetError } from "./errors.ts";
 
 type BinNode = Extract<Node, { k: "bin" }>;
 
@@ -18,11 +19,24 @@ function num(ev: Evaluator, v: number, loc: Loc): number {
   return v;
 }
 
-function toInt64(ev: Evaluator, v: number, loc: Loc): bigint {
-  if (v < -9007199254740992 || v > 9007199254740992) {
-    ev.error(loc, `numeric value outside safe integer range for bitwise operation.`);
+const BITWISE_RANGE = "numeric value outside safe integer range for bitwise operation.";
+
+/**
+ * A bitwise operand as an int64. Outside [-2^53, 2^53] the reference (0.21) raises a *static*
+ * error (`STATIC ERROR: file:line:col: …`, no trace), even though it is found while evaluating.
+ */
+function toInt64(_ev: Evaluator, v: number, loc: Loc): bigint {
+  if (!(v >= -9007199254740992 && v <= 9007199254740992)) {
+    throw new JsonnetError("STATIC ERROR", BITWISE_RANGE, loc);
   }
   return BigInt.asIntN(64, BigInt(Math.trunc(v)));
+}
+
+/** `x << sh` (sh in 0..63); a result beyond int64 is a runtime error, as in the reference. */
+function shiftLeft(ev: Evaluator, x: bigint, sh: bigint, loc: Loc): number {
+  const r = x << sh;
+  if (r !== BigInt.asIntN(64, r)) ev.error(loc, BITWISE_RANGE);
+  return Number(r);
 }
 
 /** `a + b` for any operand types. */
@@ -193,7 +207,7 @@ export function applyBinary(ev: Evaluator, n: BinNode, a: Value, env: Env): Valu
       const s = toInt64(ev, b, loc);
       if (s < 0n) ev.error(loc, "shift by negative exponent.");
       const sh = s & 63n;
-      return Number(op === "<<" ? BigInt.asIntN(64, x << sh) : x >> sh);
+      return op === "<<" ? shiftLeft(ev, x, sh, loc) : Number(x >> sh);
     }
     case "&":
       return Number(toInt64(ev, a, loc) & toInt64(ev, b, loc));

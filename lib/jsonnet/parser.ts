@@ -303,6 +303,11 @@ class Parser {
     const t = this.next();
     switch (t.kind) {
       case "num":
+        // A literal beyond the double range (`1e309`) is an error when evaluated, located at
+        // the literal, as in the reference ("Overflow"); an unused one is harmless.
+        if (!Number.isFinite(t.num!)) {
+          return { k: "error", e: { k: "lit", v: "Overflow", loc: t.loc }, loc: t.loc };
+        }
         return { k: "lit", v: t.num!, loc: t.loc };
       case "str":
         return { k: "lit", v: t.value, loc: t.loc };

@@ -300,7 +300,8 @@ function formatCode(
     case "g": {
       const v = needNum(val, i);
       const p = fpprec();
-      const exponent = log10Floor(v);
+      // log(0) is -Infinity: 0 has exponent 0 (0.18's std.jsonnet overflowed here; 0.21 fixed it).
+      const exponent = v === 0 ? 0 : log10Floor(v);
       if (exponent < -4 || exponent >= p) {
         return renderFloatSci(v, zp, f.blank, f.plus, f.alt, f.alt, code.caps, p - 1);
       }

@@ -203,6 +203,20 @@ function splitKey(text: string, no: number): [string, string] | null {
   return [keyString(resolvePlain(m[1].trim()), no), (m[2] ?? "").trim()];
 }
 
+/**
+ * The reference's (rapidyaml's) report of `a: b:`, line and column of the character after the
+ * second colon, with the line and a caret under that column.
+ */
+function twoColons(l: Line, rest: string): never {
+  const line = " ".repeat(l.indent) + l.text;
+  const col = l.indent + l.text.lastIndexOf(rest) + rest.search(/:(\s|$)/) + 2;
+  const at = `${l.no + 1}:${col}: `;
+  throw new StdError(
+    `YAML error: ${at}ERROR: two colons on same line\n${at}${line}  (size=${line.length})\n` +
+      `${" ".repeat(at.length + col - 1)}^  (cols ${col}-${col})\n`,
+  );
+}
+
 class Block {
   pos = 0;
   constructor(readonly lines: Line[]) {}
@@ -319,6 +333,10 @@ class Block {
       if (!kv) fail(`expected a mapping entry, got ${JSON.stringify(l.text)}`, l.no);
       this.pos++;
       const [k, rest] = kv;
+      // `a: b:` (or `a: b: c`): a plain value that itself reads as `key:` would open a second
+      // mapping on the same line, which YAML forbids (the reference's rapidyaml says "two colons
+      // on same line"); quoted and flow values may hold `: ` freely.
+      if (rest !== "" && !/^["'[{|>]/.test(rest) && splitKey(rest, l.no)) twoColons(l, rest);
       if (Object.hasOwn(out, k)) fail(`duplicate key ${JSON.stringify(k)}`, l.no);
       if (rest === "" && this.peek()?.indent === indent && this.peek()!.text.startsWith("-")) {
         setField(out, k, this.seq(indent)); // "key:\n- a" (sequence at the key's column)
