@@ -16,12 +16,19 @@ import { gitSync } from "../runtime/deno/git_sync.ts";
 
 /** The fleet options as commander parses them. */
 export interface FleetFlags {
+  /** `--git-push`. */
   gitPush?: string;
+  /** `--git-push-bound`. */
   gitPushBound?: string;
+  /** `--replica-of`. */
   replicaOf?: string;
+  /** `--git-sync-url`. */
   gitSyncUrl?: string;
+  /** `--git-fetch-interval`. */
   gitFetchInterval?: string;
+  /** `--git-author`. */
   gitAuthor?: string;
+  /** `--min-commit-wait`. */
   minCommitWait?: string;
 }
 
@@ -68,13 +75,21 @@ export function addFleetOptions<C>(command: C): C {
 
 /** The checked fleet configuration, `undefined` for a single server. */
 export interface FleetConfig {
+  /** Primary (`--git-push`) or replica (`--replica-of`). */
   role: "primary" | "replica";
+  /** The Git remote. */
   url: string;
+  /** The primary's push mode. */
   push?: "sync" | "async";
+  /** Async push bound in ms. */
   pushBoundMs: number;
+  /** A replica's primary (origin and path, no trailing slash). */
   primaryUrl?: string;
+  /** A replica's fetch interval in ms. */
   fetchIntervalMs: number;
+  /** The commit author. */
   author?: { name: string; email: string };
+  /** Bound of a `Graphsvc-Min-Commit` wait in ms. */
   minCommitWaitMs: number;
 }
 
