@@ -2,7 +2,9 @@
  * The `serve` options of a fleet (issue 29) and their wiring: `--git-push sync|async` makes the
  * server a primary that commits and pushes every write; `--replica-of <primary URL>` makes it a
  * replica that follows the branch and forwards writes. Both need the remote (`--git-sync-url`,
- * or `GIT_SYNC_URL`). This is CLI glue: it runs git through the Deno adapter.
+ * or `GIT_SYNC_URL`); the remote without `--git-push` makes a replica too (writes are then
+ * answered 421 unless `--replica-of` names the primary). This is CLI glue: it runs git through
+ * the Deno adapter.
  *
  * @module
  */
@@ -99,11 +101,13 @@ export function fleetConfig(
   usage: (message: string) => Error,
 ): FleetConfig | undefined {
   const flags = parsed as FleetFlags;
-  if (!flags.gitPush && !flags.replicaOf) return undefined;
+  const url = flags.gitSyncUrl || Deno.env.get("GIT_SYNC_URL");
+  // The remote alone (GIT_SYNC_URL without --git-push) makes a replica: a server whose data
+  // directory is reset to the remote must not take writes of its own (they would be reset away).
+  if (!flags.gitPush && !flags.replicaOf && !url) return undefined;
   if (flags.gitPush && flags.replicaOf) {
     throw usage("--git-push (a primary) and --replica-of (a replica) exclude each other");
   }
-  const url = flags.gitSyncUrl || Deno.env.get("GIT_SYNC_URL");
   if (!url) {
     throw usage(
       `${flags.gitPush ? "--git-push" : "--replica-of"} needs the Git remote: --git-sync-url ` +

@@ -365,8 +365,24 @@ export async function startFleetNode(options: FleetNodeOptions): Promise<FleetNo
   const webhook = async (request: Request): Promise<Response> => {
     const refused = await checkApiToken(request, options.apiToken, "the reload webhook");
     if (refused) return refused;
-    if (options.role === "replica") void kick();
-    else {
+    if (options.role === "replica") {
+      // The webhook's contract (R42): the sync runs before a full rebuild, and a failed sync
+      // fails that build (build stream, /api/engine-info) while the previous graph stays live.
+      let generation = 0;
+      generation = engine.requestRebuild({
+        before: () =>
+          lock.run(async () => {
+            await fetchRemote();
+            const after = await git(["rev-parse", remote]);
+            if (after !== await head()) await git(["reset", "-q", "--hard", after]);
+            ledger.record(after, generation);
+          }),
+      });
+      return new Response(JSON.stringify({ status: "reload-scheduled", generation }), {
+        status: 202,
+        headers: { "content-type": "application/json", [GENERATION_HEADER]: String(generation) },
+      });
+    } else {
       void lock.run(async () => {
         await fetchRemote();
         const r = await options.git(["merge", "-q", "--ff-only", remote]);
@@ -421,9 +437,12 @@ export async function startFleetNode(options: FleetNodeOptions): Promise<FleetNo
         { [COMMIT_HEADER]: publishedCommit() ?? "" },
       );
     }
-    // The commit is read before the answer: the build answering is at least this new.
-    const commit = publishedCommit();
+    // The commit of the build that answered (its generation header), else the one published
+    // before the answer (the build answering is at least that new).
+    const before = publishedCommit();
     const response = await inner(request);
+    const generation = Number(response.headers.get(GENERATION_HEADER));
+    const commit = (generation > 0 ? ledger.at(generation) : undefined) ?? before;
     return commit ? withHeader(response, COMMIT_HEADER, commit) : response;
   }
 }

@@ -118,11 +118,12 @@ export function startMember(
   port: number,
   args: string[],
   balancerPort?: number,
+  env: Record<string, string> = {},
 ): Promise<ServeProcess> {
   const hosts = [`127.0.0.1:${port}`, ...(balancerPort ? [`127.0.0.1:${balancerPort}`] : [])];
   return spawnServe(dir, [...hosts.flatMap((h) => ["--allowed-host", h]), ...args], {
     port,
-    env: QUIET_ENV,
+    env: { ...QUIET_ENV, ...env },
   });
 }
 

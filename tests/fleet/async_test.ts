@@ -46,21 +46,21 @@ Deno.test({
       const w = await writeRev(a.url, "h1", "async-1");
       assertEquals(w.status, 200);
       const read = await readHosts(r.url, w.commit!);
-      assertEquals(read.status, 200);
+      assertEquals(read.status, 200, r.stderr());
       assertEquals(read.rows.h1, "async-1");
       // Both primaries acknowledge a change of the same row; one of them loses the push race.
       const [x, y] = await Promise.all([
         writeRev(a.url, "h5", "from-a"),
         writeRev(b.url, "h5", "from-b"),
       ]);
-      assertEquals([x.status, y.status], [200, 200]);
+      assertEquals([x.status, y.status], [200, 200], JSON.stringify([x.body, y.body]));
       let branches = "";
-      for (let i = 0; i < 100 && !branches.includes("graphsvc/conflict-"); i++) {
+      for (let i = 0; i < 300 && !branches.includes("graphsvc/conflict-"); i++) {
         await new Promise((res) => setTimeout(res, 100));
         branches = await git(["--git-dir", remote.bare, "branch", "--list"]);
       }
       const conflict = /graphsvc\/conflict-[0-9a-f]+/.exec(branches)?.[0];
-      assert(conflict, `no conflict branch in ${branches}`);
+      assert(conflict, `no conflict branch in ${branches}:\n${a.stderr()}\n${b.stderr()}`);
       const main = await remote.show("assets/host.csv");
       const kept = await git(["--git-dir", remote.bare, "show", `${conflict}:assets/host.csv`]);
       const onMain = /^h5,linux,(.*)$/m.exec(main)?.[1];
