@@ -155,10 +155,8 @@ export async function startFleetNode(options: FleetNodeOptions): Promise<FleetNo
 
   // ---- primary: commit and push ----
   const commitWrite = async (message: string): Promise<string | undefined> => {
-    const status = await git(["status", "--porcelain", "--", ".", ":(exclude).graphsvc"]);
-    if (status === "") return undefined;
     await git(["add", "-A", "--", ".", ":(exclude).graphsvc"]);
-    await git([
+    const committed = await options.git([
       "-c",
       `user.name=${author.name}`,
       "-c",
@@ -169,27 +167,35 @@ export async function startFleetNode(options: FleetNodeOptions): Promise<FleetNo
       "-m",
       message,
     ]);
+    // Exit 1 with "nothing to commit": the write changed no file (one process fewer than a
+    // status check first).
+    if (committed.code === 1 && /nothing to commit|no changes added/.test(committed.stdout)) {
+      return undefined;
+    }
+    if (committed.code !== 0) {
+      throw new Error(`git commit failed: ${committed.stderr.trim() || committed.stdout.trim()}`);
+    }
     return await head();
   };
+  let merged = false; // whether the last pushHead merged remote commits in
   /**
    * Pushes HEAD; a rejected push is fetched and merged (Git's line merge: a CSV row is a line,
    * so writes to other rows merge) and pushed again. A conflict aborts the merge and returns what
    * the remote changed.
    */
   const pushHead = async (): Promise<Conflict | undefined> => {
+    merged = false;
     for (let attempt = 0;; attempt++) {
       const r = await options.git(["push", "-q", "origin", `HEAD:refs/heads/${branch}`]);
-      if (r.code === 0) {
-        await git(["update-ref", remote, "HEAD"]);
-        return undefined;
-      }
+      // A successful push also moves the remote-tracking ref (origin's fetch refspec).
+      if (r.code === 0) return undefined;
       const rejected = /rejected|fetch first|non-fast-forward/i.test(r.stderr);
       if (!rejected || attempt >= 8) {
         throw new Error(`git push failed: ${r.stderr.trim().split("\n").slice(-2).join(" | ")}`);
       }
       await fetchRemote();
       const before = await head();
-      const merged = await options.git([
+      const merge = await options.git([
         "-c",
         `user.name=${author.name}`,
         "-c",
@@ -199,7 +205,7 @@ export async function startFleetNode(options: FleetNodeOptions): Promise<FleetNo
         "--no-edit",
         remote,
       ]);
-      if (merged.code !== 0) {
+      if (merge.code !== 0) {
         const files = (await options.git(["diff", "--name-only", "--diff-filter=U"])).stdout
           .split("\n").filter((f) => f !== "");
         await options.git(["merge", "--abort"]);
@@ -207,6 +213,7 @@ export async function startFleetNode(options: FleetNodeOptions): Promise<FleetNo
           .split("\n").filter((l) => l !== "");
         return { files, commits };
       }
+      merged = true;
       const changed = await changedBetween(before, "HEAD");
       if (changed.length > 0) ledger.record(await head(), engine.requestRebuild({ changed }));
     }
@@ -303,7 +310,7 @@ export async function startFleetNode(options: FleetNodeOptions): Promise<FleetNo
           { [COMMIT_HEADER]: publishedCommit() ?? "" },
         );
       }
-      const final = await head();
+      const final = merged ? await head() : commit;
       ledger.record(commit, generation);
       if (final !== commit) ledger.record(final, engine.latestGeneration);
       return withHeader(response, COMMIT_HEADER, final);

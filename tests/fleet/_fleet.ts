@@ -124,6 +124,7 @@ export function startMember(
   return spawnServe(dir, [...hosts.flatMap((h) => ["--allowed-host", h]), ...args], {
     port,
     env: { ...QUIET_ENV, ...env },
+    waitForBuild: true,
   });
 }
 
