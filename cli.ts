@@ -23,6 +23,12 @@ import { VERSION } from "./lib/version.ts";
 import { DEFAULT_CONNECTION_LIMITS, serve } from "./server.ts";
 import type { LiveOptions } from "./lib/api/live.ts";
 import { gitSync } from "./lib/runtime/deno/git_sync.ts";
+import {
+  addFleetOptions,
+  fleetConfig,
+  prepareFleetDir,
+  startFleet,
+} from "./lib/cli/fleet_options.ts";
 import { loadPersistedParams } from "./lib/writes/module_params.ts";
 import { bootstrapDataDir } from "./lib/workspace/bootstrap.ts";
 import { layersInOrder, loadSourceSet } from "./lib/workspace/sources.ts";
@@ -503,9 +509,11 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
     makeLogger(opts.logLevel as Level, edition, opts.logFormat);
   const origin: OriginOf = (key) => optionOrigin(program as unknown as Command, key);
 
-  program
-    .command("serve")
-    .description("build the graph and serve GraphQL and REST (rebuilds on changes)")
+  addFleetOptions(
+    program
+      .command("serve")
+      .description("build the graph and serve GraphQL and REST (rebuilds on changes)"),
+  )
     .addOption(envOption("--port <n>", "port").argParser(port).default(7600))
     .addOption(envOption("--host <addr>", "address to bind").default("127.0.0.1"))
     .addOption(
@@ -554,7 +562,10 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
       const vault = await openVault(opts.vault, origin);
       const log = logger(opts);
       const startup = new StartupLog(log);
+      const fleetConf = fleetConfig(cmd, (m) => new UsageError(m)); // issue 29
+      await prepareFleetDir(fleetConf, opts.dataDir, log);
       const engine = await createEngine(opts, startup, origin);
+      const fleet = await startFleet(fleetConf, engine, opts.dataDir, log);
       engine.subscribe((e) => {
         // Setup lines replayed into the first build were printed when they happened.
         if (e.kind === "line" && !startup.replaying) log(e.level, e.text);
@@ -570,6 +581,7 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
           allowedHosts: cmd.allowedHost,
           mcp: { write: cmd.mcpWrite === true },
           vault,
+          wrapFetch: fleet?.wrapFetch,
           // Action bundles seal `[vault_secrets]` read from the vault (AC20).
           actionSecrets: (() => {
             const client = vaultClient();

@@ -50,6 +50,10 @@ export interface ServeOptions {
   actionSecrets?: SecretSource;
   /** The built-in vault server mounted at `/vault` (`--vault`, AC60). */
   vault?: VaultServer;
+  /** Wraps the app's fetch handler (a fleet member's commits and forwarding, issue 29). */
+  wrapFetch?: (
+    inner: (request: Request) => Promise<Response>,
+  ) => (request: Request) => Promise<Response>;
 }
 
 /**
@@ -181,7 +185,7 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
   const server = Deno.serve({
     path: `${socketDir}/http.sock`,
     onListen: () => {},
-  }, app.fetch);
+  }, options.wrapFetch ? options.wrapFetch(async (r) => await app.fetch(r)) : app.fetch);
   const front = serveConnections(listener, `${socketDir}/http.sock`, limits, options.log);
   // Graceful shutdown: no new connections, in-flight requests finish (Deno's `shutdown`; its
   // abort signal would drop their answers), bounded by the grace period; a second signal and the
