@@ -41,10 +41,24 @@ Deno.test("GN3 an invalid generator table is a configuration error (exit 2) befo
     assertEquals(r.code, 2);
     assert(
       r.stderr.includes(
-        "module.toml: generator 'feed': declare exactly one of target_input and target_asset",
+        "module.toml: generator_target: generator 'feed': declare exactly one of target_input and target_asset",
       ),
       r.stderr,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("GN1 a generator declared under both spellings is generator_duplicate (exit 2)", async () => {
+  const dir = await dataDir(
+    `[generator.feed]\nurl = "http://127.0.0.1:9/x"\ntarget_input = "a.json"\n` +
+      `[generators.feed]\nurl = "http://127.0.0.1:9/y"\ntarget_input = "b.json"\n`,
+  );
+  try {
+    const r = await cli(dir, ["build"]);
+    assertEquals(r.code, 2);
+    assert(r.stderr.includes("module.toml: generator_duplicate: generator 'feed'"), r.stderr);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
