@@ -268,6 +268,7 @@ export class GeneratorScheduler {
         ? { etag: oldEtag || undefined, lastModified: oldLastMod || undefined }
         : undefined,
       warn: (text) => log("warn", text),
+      progress: (text) => log("info", text),
     });
     if (result.kind === "not_modified") {
       // Rewriting the same bytes refreshes the modification time the ttl counts from.
@@ -281,7 +282,8 @@ export class GeneratorScheduler {
     if (result.lastModified !== undefined || oldLastMod !== undefined) {
       await ws.writeTextAtomic(lastModPath, result.lastModified ?? "");
     }
-    return `generator ${g.name}: ${result.pages} page(s), wrote ${g.targetPath} (${
+    const items = result.items === undefined ? "" : `, ${result.items} item(s)`;
+    return `generator ${g.name}: ${result.pages} page(s)${items}, wrote ${g.targetPath} (${
       byteLength(result.text)
     } bytes)`;
   }
