@@ -100,3 +100,44 @@ Deno.test("GN4 serve: the first build runs generators, a reload webhook runs the
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("GN4 bootstrap runs the generators: the target is fetched and written", async () => {
+  const srv = startServer(() => new Response("name\nweb-9\n"));
+  const dir = await dataDir(
+    `[generator.hosts]\nurl = "${srv.base}/hosts.csv"\ntarget_asset = "fetched.csv"\n`,
+  );
+  try {
+    const r = await cli(dir, ["bootstrap"]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(srv.seen.length, 1);
+    assertEquals(await Deno.readTextFile(`${dir}/assets/fetched.csv`), "name\nweb-9\n");
+    assert(r.stderr.includes("generator hosts: 1 page(s), 1 item(s), wrote assets/fetched.csv"));
+  } finally {
+    await srv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("GN4 --offline: no generator fetches, the build uses the last fetched target and warns", async () => {
+  const srv = startServer(() => new Response("name\nweb-new\n"));
+  const dir = await dataDir(
+    `[generator.hosts]\nurl = "${srv.base}/hosts.csv"\ntarget_asset = "fetched.csv"\n` +
+      `[generator.never]\nurl = "${srv.base}/never.json"\ntarget_input = "never.json"\n`,
+  );
+  await Deno.writeTextFile(`${dir}/assets/fetched.csv`, "name\nweb-old\n");
+  try {
+    const r = await cli(dir, ["--offline", "build", "--graph-json", "-"]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(srv.seen.length, 0, "nothing was fetched");
+    const names = JSON.parse(r.stdout).nodes.map((n: { name: string }) => n.name);
+    assert(names.includes("web-old") && !names.includes("web-new"), names.join());
+    assert(
+      r.stderr.includes("generators: offline, none run; using the last fetched assets/fetched.csv"),
+      r.stderr,
+    );
+    assert(r.stderr.includes("generator never: offline and input/never.json was never fetched"));
+  } finally {
+    await srv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
