@@ -763,7 +763,9 @@ export async function main(
   editionOrEnv: Edition | string = editionFromEnv(),
 ): Promise<number> {
   const exit = { code: EXIT_OK };
-  let rest = args;
+  // A leading `--` is what `deno task ce -- …` passes through: it separates the task from its
+  // arguments, it does not end the options.
+  let rest = args[0] === "--" ? args.slice(1) : args;
   let edition: Edition;
   try {
     // The flag wins over the environment; each is checked where it is used.
