@@ -630,14 +630,19 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
         ...await loadPersistedParams(workspace, (m) => log("warn", m)),
         ...commandLineParams(opts, origin),
       };
-      await checkConfiguration(workspace, modules, params);
       const scheduler = generatorScheduler(opts, workspace, modules, () => params, log);
       if (!scheduler) return;
       scheduler.requestFullRun();
       try {
         await scheduler.run(log);
       } catch (e) {
-        if (e instanceof GeneratorAbortError) throw new UsageError(e.message);
+        // Only the generators' configuration matters here (a missing parameter does not).
+        if (
+          e instanceof GeneratorAbortError || e instanceof GeneratorConfigError ||
+          e instanceof ParseError
+        ) {
+          throw new UsageError(e.message);
+        }
         throw e;
       }
     });

@@ -141,3 +141,14 @@ Deno.test("GN4 --offline: no generator fetches, the build uses the last fetched 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("GN3 bootstrap: an invalid generator table is a configuration error (exit 2)", async () => {
+  const dir = await dataDir(`[generator.feed]\nurl = "http://127.0.0.1:9/x"\n`);
+  try {
+    const r = await cli(dir, ["bootstrap"]);
+    assertEquals(r.code, 2);
+    assert(r.stderr.includes("module.toml: generator_target: generator 'feed'"), r.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
