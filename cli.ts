@@ -37,7 +37,12 @@ import { ParseError } from "./lib/formats/errors.ts";
 import { parameterErrors } from "./lib/pipeline/params.ts";
 import { registerSchemaCommands } from "./lib/cli/schema_commands.ts";
 import { denoSchemaIO } from "./lib/runtime/deno/schema_fetch.ts";
-import { GeneratorConfigError, GeneratorScheduler, loadGenerators } from "./lib/generators/mod.ts";
+import {
+  GeneratorAbortError,
+  GeneratorConfigError,
+  GeneratorScheduler,
+  loadGenerators,
+} from "./lib/generators/mod.ts";
 import { denoGeneratorHost } from "./lib/runtime/deno/generators.ts";
 import { chainSecretProviders, envSecretProvider } from "./lib/generators/secrets.ts";
 import {
@@ -213,18 +218,7 @@ async function createEngine(
   origin: OriginOf,
 ): Promise<GraphEngine> {
   const log = startup.log;
-  let params: Record<string, JsonValue> = {};
-  for (const value of opts.moduleParams) {
-    try {
-      params = {
-        ...params,
-        ...parseModuleParams(value, readTextSync, origin("moduleParams")),
-      };
-    } catch (e) {
-      if (e instanceof ModuleParamsError) throw new UsageError(e.message);
-      throw e;
-    }
-  }
+  let params = commandLineParams(opts, origin);
   await requireDataDir(opts.dataDir, origin);
   warnDataDirLayout(opts.dataDir, opts.module.length > 0, origin("dataDir"), log);
   const workspace = new DenoFsWorkspace(opts.dataDir);
@@ -234,14 +228,7 @@ async function createEngine(
   params = { ...persisted, ...params };
   await checkConfiguration(workspace, modules, params);
   // Generators run at the start of every build unless `--no-generators` (GN4).
-  const scheduler = opts.generators === false ? undefined : new GeneratorScheduler({
-    workspace,
-    modules,
-    host: denoGeneratorHost(opts.dataDir),
-    env: Deno.env.toObject(),
-    params: () => engine.params,
-    secrets: vaultSecrets(log),
-  });
+  const scheduler = generatorScheduler(opts, workspace, modules, () => engine.params, log);
   const engine: GraphEngine = new GraphEngine({
     // Every build first bootstraps missing starter data (MP35), then runs generators (GN4). The
     // setup's lines come first (CL20).
@@ -269,6 +256,46 @@ async function createEngine(
   });
   if (scheduler) schedulers.set(engine, scheduler);
   return engine;
+}
+
+/** The `--module-params` values, later ones winning; a bad one is a usage error. */
+function commandLineParams(opts: GlobalOptions, origin: OriginOf): Record<string, JsonValue> {
+  let params: Record<string, JsonValue> = {};
+  for (const value of opts.moduleParams) {
+    try {
+      params = {
+        ...params,
+        ...parseModuleParams(value, readTextSync, origin("moduleParams")),
+      };
+    } catch (e) {
+      if (e instanceof ModuleParamsError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
+  return params;
+}
+
+/**
+ * The generators of builds and of `bootstrap` (GN4): none with `--no-generators`; with
+ * `--offline` none fetches and the builds use the targets fetched last (a warning says so).
+ */
+function generatorScheduler(
+  opts: GlobalOptions,
+  workspace: DenoFsWorkspace,
+  modules: LayerSource[],
+  params: () => Readonly<Record<string, JsonValue>>,
+  log: LogSink,
+): GeneratorScheduler | undefined {
+  if (opts.generators === false) return undefined;
+  return new GeneratorScheduler({
+    workspace,
+    modules,
+    host: denoGeneratorHost(opts.dataDir),
+    env: Deno.env.toObject(),
+    params,
+    secrets: vaultSecrets(log),
+    offline: opts.offline === true,
+  });
 }
 
 /**
@@ -604,13 +631,33 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
       const opts = program.opts() as GlobalOptions;
       const log = logger(opts);
       await requireDataDir(opts.dataDir, origin);
-      const result = await bootstrapDataDir(
-        new DenoFsWorkspace(opts.dataDir),
-        await resolveModules(opts, log),
-      );
+      const workspace = new DenoFsWorkspace(opts.dataDir);
+      const modules = await resolveModules(opts, log);
+      const result = await bootstrapDataDir(workspace, modules);
       for (const w of result.warnings) log("warn", `bootstrap: ${w}`);
       // Results go to stdout (CL20): one line per file, `created` or `kept` (MP35).
       for (const l of result.lines) console.log(`${l.action} ${l.path}`);
+      // An explicit bootstrap runs the generators too (GN4); a failure with abort_on_failure
+      // is exit 2 (GN7), others are warnings.
+      const params = {
+        ...await loadPersistedParams(workspace, (m) => log("warn", m)),
+        ...commandLineParams(opts, origin),
+      };
+      const scheduler = generatorScheduler(opts, workspace, modules, () => params, log);
+      if (!scheduler) return;
+      scheduler.requestFullRun();
+      try {
+        await scheduler.run(log);
+      } catch (e) {
+        // Only the generators' configuration matters here (a missing parameter does not).
+        if (
+          e instanceof GeneratorAbortError || e instanceof GeneratorConfigError ||
+          e instanceof ParseError
+        ) {
+          throw new UsageError(e.message);
+        }
+        throw e;
+      }
     });
 
   program
@@ -741,7 +788,9 @@ export async function main(
   editionOrEnv: Edition | string = editionFromEnv(),
 ): Promise<number> {
   const exit = { code: EXIT_OK };
-  let rest = args;
+  // A leading `--` is what `deno task ce -- …` passes through: it separates the task from its
+  // arguments, it does not end the options.
+  let rest = args[0] === "--" ? args.slice(1) : args;
   let edition: Edition;
   try {
     // The flag wins over the environment; each is checked where it is used.

@@ -193,9 +193,16 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   let forced = () => {};
   const cut = new Promise<void>((resolve) => forced = resolve);
+  let shuttingDown = false;
+  const shutdownServer = () => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    server.shutdown().catch(() => {});
+  };
   const closeNow = () => {
     clearTimeout(graceTimer);
     front.closeAll();
+    shutdownServer();
     forced();
   };
   const stop = () => controller.signal.aborted ? closeNow() : controller.abort();
@@ -207,7 +214,9 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
       `shutting down: no new connections; waiting up to ${limits.shutdownGraceMs} ms for ` +
         `${busy} open connection(s)`,
     );
-    server.shutdown().catch(() => {});
+    // A request the front accepted may not have reached the HTTP server yet, whose shutdown
+    // would drop it: the server shuts down once every accepted request has its answer started.
+    front.answered().then(shutdownServer);
     graceTimer = setTimeout(closeNow, limits.shutdownGraceMs);
   });
   options.log(
@@ -252,11 +261,24 @@ function serveConnections(
   socketPath: string,
   limits: ConnectionLimits,
   log: (level: string, text: string) => void,
-): { stopAccepting(): number; closeAll(): void; finished: Promise<void> } {
+): {
+  stopAccepting(): number;
+  closeAll(): void;
+  answered(): Promise<void>;
+  finished: Promise<void>;
+} {
   const perClient = new Map<string, number>();
   const open = new Set<() => void>();
   const handling = new Set<Promise<void>>();
   let closed = false;
+  // Connections whose request (or first bytes) came and whose answer has not started yet.
+  let unanswered = 0;
+  let onAnswered: (() => void)[] = [];
+  const answeredOne = () => {
+    if (--unanswered > 0) return;
+    for (const f of onAnswered) f();
+    onAnswered = [];
+  };
   const handle = async (conn: Deno.Conn) => {
     const client = (conn.remoteAddr as Deno.NetAddr).hostname;
     const count = perClient.get(client) ?? 0;
@@ -270,6 +292,7 @@ function serveConnections(
     let headStart: number | undefined = Date.now();
     let tail = ""; // last bytes of the current head, to find the blank line across chunks
     let answered = false;
+    unanswered++;
     const shut = () => {
       for (const c of [conn, upstream]) {
         try {
@@ -292,6 +315,7 @@ function serveConnections(
           lastActivity = Date.now();
           if (answered) { // the client speaks again after an answer: a new request head
             answered = false;
+            unanswered++;
             headStart = lastActivity;
             tail = "";
           }
@@ -311,6 +335,7 @@ function serveConnections(
           lastActivity = Date.now();
           if (headStart === undefined && !answered) {
             answered = true;
+            answeredOne();
             closeAfter = closingLength(buf.subarray(0, n));
           }
           await writeAll(conn, buf.subarray(0, n));
@@ -325,6 +350,7 @@ function serveConnections(
       clearInterval(timer);
       shut();
       open.delete(shut);
+      if (!answered) answeredOne();
       const left = (perClient.get(client) ?? 1) - 1;
       if (left > 0) perClient.set(client, left);
       else perClient.delete(client);
@@ -356,6 +382,11 @@ function serveConnections(
     },
     closeAll() {
       for (const shut of open) shut();
+    },
+    answered() {
+      return unanswered === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => onAnswered.push(resolve));
     },
     finished,
   };

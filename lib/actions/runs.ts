@@ -10,6 +10,40 @@ import type { ActionRunner, ExecutionResult, RunLocation, RunRecord } from "./po
 
 /** Lines of output kept per run. */
 export const LOG_TAIL_LINES = 200;
+/**
+ * Characters of output kept per run (with {@link LOG_TAIL_LINES}): older lines go first, and a
+ * line longer than this keeps its end, so `log_tail` always holds the end of the output.
+ */
+export const LOG_TAIL_CHARS = 64 * 1024;
+
+/**
+ * Appends `line` to a run's `log_tail` and drops what falls out of the bounds: lines beyond
+ * {@link LOG_TAIL_LINES}, then the oldest lines while the tail is longer than
+ * {@link LOG_TAIL_CHARS}, the oldest line kept losing its beginning (marked `…`) rather than
+ * all of it.
+ *
+ * @example
+ * ```ts
+ * import { appendLogTail } from "./runs.ts";
+ * const tail = ["a"];
+ * appendLogTail(tail, "b");
+ * console.log(tail); // ["a", "b"]
+ * ```
+ */
+export function appendLogTail(tail: string[], line: string): void {
+  tail.push(line.length > LOG_TAIL_CHARS ? `…${line.slice(-(LOG_TAIL_CHARS - 1))}` : line);
+  if (tail.length > LOG_TAIL_LINES) tail.splice(0, tail.length - LOG_TAIL_LINES);
+  let size = 0;
+  for (const l of tail) size += l.length;
+  while (size > LOG_TAIL_CHARS && tail.length > 1) {
+    const excess = size - LOG_TAIL_CHARS;
+    if (tail[0].length > excess + 1) { // the oldest line keeps its end
+      tail[0] = `…${tail[0].slice(excess + 1)}`;
+      break;
+    }
+    size -= tail.shift()!.length;
+  }
+}
 /** Run records kept (oldest finished ones are dropped first). */
 export const MAX_RUN_RECORDS = 1000;
 /** Default job time-out (AC30): 30 minutes. */
@@ -252,11 +286,8 @@ export class RunQueue {
     this.#options.log?.("info", `${label}: started`);
     const push = (raw: string) => {
       const line = maskSecrets(raw, e.job.secrets);
-      r.log_tail.push(line);
+      appendLogTail(r.log_tail, line);
       this.#notify(r.id, { kind: "line", line });
-      if (r.log_tail.length > LOG_TAIL_LINES) {
-        r.log_tail.splice(0, r.log_tail.length - LOG_TAIL_LINES);
-      }
     };
     let result: ExecutionResult;
     const runner = this.#options.runner;

@@ -54,9 +54,13 @@ const HOP_BY_HOP = [
   "upgrade",
 ];
 
-/** Removes hop-by-hop headers, including those named by `Connection` (AP15). */
-export function stripHopByHop(headers: Headers): Headers {
-  const named = (headers.get("connection") ?? "").split(",").map((s) => s.trim().toLowerCase());
+/**
+ * Removes hop-by-hop headers, including those named by `Connection` (AP15): the `Connection`
+ * header of `from` (default: `headers` itself), so a copy that left out `Connection` still drops
+ * the headers the original named.
+ */
+export function stripHopByHop(headers: Headers, from: Headers = headers): Headers {
+  const named = (from.get("connection") ?? "").split(",").map((s) => s.trim().toLowerCase());
   for (const h of [...HOP_BY_HOP, ...named]) if (h) headers.delete(h);
   return headers;
 }
@@ -186,7 +190,8 @@ export async function forward(
     const v = request.headers.get(name);
     if (v !== null && name !== "host" && name !== "content-length") headers.set(name, v);
   }
-  stripHopByHop(headers);
+  // The client's Connection header names its hop-by-hop headers, forwarded or not.
+  stripHopByHop(headers, request.headers);
   try {
     const ctx = { request: requestContext(url.pathname) };
     for (const [name, raw] of spec.injectHeaders) {

@@ -11,7 +11,7 @@
  * @example
  * ```ts
  * const e = new GeneratorConfigError("generator_target", "regions", "module.toml", "needs a target");
- * console.log(e.message); // "module.toml: generator 'regions': needs a target"
+ * console.log(e.message); // "module.toml: generator_target: generator 'regions': needs a target"
  * ```
  */
 export class GeneratorConfigError extends Error {
@@ -28,7 +28,8 @@ export class GeneratorConfigError extends Error {
     readonly file: string,
     readonly reason: string,
   ) {
-    super(`${file}: generator '${generator}': ${reason}`);
+    // The code is part of the message, as configuration errors of the composition show theirs.
+    super(`${file}: ${code}: generator '${generator}': ${reason}`);
     this.name = "GeneratorConfigError";
   }
 }

@@ -31,6 +31,8 @@ export interface HttpRunOptions {
   validators?: { etag?: string; lastModified?: string };
   /** Warnings (already masked by the caller). */
   warn: (text: string) => void;
+  /** Progress lines of a paginated run, one per page with the items so far (GN8). */
+  progress?: (text: string) => void;
 }
 
 /** Result of an http generator run. */
@@ -42,6 +44,11 @@ export type HttpRunResult =
     text: string;
     /** Pages fetched. */
     pages: number;
+    /**
+     * Items fetched: the entries of a JSON array (or 1 for another JSON value), the data rows of
+     * a CSV target; `undefined` for other text.
+     */
+    items?: number;
     /** Validators of the response (single-page runs only). */
     etag?: string;
     lastModified?: string;
@@ -136,6 +143,9 @@ export async function runHttpGenerator(
       await attempt(`response_filter (page ${page})`, () => applyFilter(decl, h, parsed, scope, o)),
     );
     if (!paging) break;
+    o.progress?.(
+      `generator ${decl.name}: page ${page} fetched, ${countItems(combinePages(results))} item(s)`,
+    );
     const next = await attempt(
       "cursor_jmespath",
       () => runJmespath("cursor_jmespath", parsed, paging.cursorJmespath),
@@ -160,6 +170,7 @@ export async function runHttpGenerator(
     kind: "written",
     text: serializeTarget(decl.targetPath, value),
     pages: results.length,
+    items: countItems(value),
     ...(results.length === 1 && last ? validators(last) : {}),
   };
 }
@@ -190,7 +201,43 @@ function verbatim(
       text = toCsv(JSON.parse(text)) ?? text;
     } catch { /* not JSON after all: written as is */ }
   }
-  return { kind: "written", text, pages: 1, ...validators(res) };
+  return {
+    kind: "written",
+    text,
+    pages: 1,
+    items: verbatimItems(target, text),
+    ...validators(res),
+  };
+}
+
+/** Non-empty records of a CSV text (line breaks inside quotes do not end one). */
+function csvRecords(text: string): number {
+  let records = 0;
+  let quoted = false;
+  let filled = false;
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted;
+    if (!quoted && (ch === "\n" || ch === "\r")) {
+      if (filled) records++;
+      filled = false;
+    } else filled = true;
+  }
+  return filled ? records + 1 : records;
+}
+
+/** Items of a fetched value: an array's entries, 1 for any other value. */
+function countItems(value: unknown): number {
+  return Array.isArray(value) ? value.length : 1;
+}
+
+/** Items of a body written as it came: JSON as {@link countItems}, a CSV's data rows. */
+function verbatimItems(target: string, text: string): number | undefined {
+  if (target.endsWith(".csv")) return Math.max(0, csvRecords(text) - 1);
+  try {
+    return countItems(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
 }
 
 async function applyFilter(

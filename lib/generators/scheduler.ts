@@ -47,6 +47,11 @@ export interface GeneratorSchedulerOptions {
   clock?: () => Date;
   /** Default `User-Agent` (default `graphsvc-importer/<version>`). */
   userAgent?: string;
+  /**
+   * Offline (`--offline`): no generator runs; the builds use the targets fetched last, with a
+   * warning naming them (and one for each target never fetched).
+   */
+  offline?: boolean;
 }
 
 /** Outcome of one generator in a run. */
@@ -155,6 +160,7 @@ export class GeneratorScheduler {
     this.#fullRun = false;
     if (generators.length === 0) return summary;
     log("info", `generators: ${generators.length} declared`);
+    if (o.offline) return await this.#offline(generators, summary, log);
     const templates = new GeneratorTemplates(
       o.secrets ?? envSecretProvider(env),
       masker,
@@ -197,6 +203,28 @@ export class GeneratorScheduler {
         }
         log("warn", `${message}; continuing with the existing ${g.targetPath}`);
       }
+    }
+    return summary;
+  }
+
+  /** Offline: every generator is skipped, the builds use what was fetched last. */
+  async #offline(
+    generators: readonly GeneratorDeclaration[],
+    summary: GeneratorSummary,
+    log: GeneratorLog,
+  ): Promise<GeneratorSummary> {
+    summary.written = [];
+    const kept: string[] = [];
+    for (const g of generators) {
+      const present = (await this.#o.host.modifiedAt(g.targetPath)) !== undefined;
+      const detail = `generator ${g.name}: skipped (offline)`;
+      summary.skipped++;
+      summary.outcomes.push({ name: g.name, module: g.module, outcome: "skipped", detail });
+      if (present) kept.push(g.targetPath);
+      else log("warn", `generator ${g.name}: offline and ${g.targetPath} was never fetched`);
+    }
+    if (kept.length > 0) {
+      log("warn", `generators: offline, none run; using the last fetched ${kept.join(", ")}`);
     }
     return summary;
   }
@@ -268,6 +296,7 @@ export class GeneratorScheduler {
         ? { etag: oldEtag || undefined, lastModified: oldLastMod || undefined }
         : undefined,
       warn: (text) => log("warn", text),
+      progress: (text) => log("info", text),
     });
     if (result.kind === "not_modified") {
       // Rewriting the same bytes refreshes the modification time the ttl counts from.
@@ -281,7 +310,8 @@ export class GeneratorScheduler {
     if (result.lastModified !== undefined || oldLastMod !== undefined) {
       await ws.writeTextAtomic(lastModPath, result.lastModified ?? "");
     }
-    return `generator ${g.name}: ${result.pages} page(s), wrote ${g.targetPath} (${
+    const items = result.items === undefined ? "" : `, ${result.items} item(s)`;
+    return `generator ${g.name}: ${result.pages} page(s)${items}, wrote ${g.targetPath} (${
       byteLength(result.text)
     } bytes)`;
   }

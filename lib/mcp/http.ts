@@ -112,9 +112,14 @@ export function registerMcpRoutes(
 
   const open = async (): Promise<Session> => {
     const server = createMcpServer(deps);
-    // Queueing a run is a write (R91): action tools exist only with `--mcp-write`, like
-    // `saveAsset` and the contract tools, and every call is authorised.
-    if (options.write && options.actions) await registerActionTools(server, options.actions, deps);
+    // Actions are tools whatever the mode (R74); queueing a run is a write (R91), so without
+    // `--mcp-write` a call is refused, and every call is authorised.
+    if (options.actions) {
+      await registerActionTools(server, options.actions, {
+        ...deps,
+        writes: options.write === true,
+      });
+    }
     if (options.write && live.contracts) await registerContractTools(server, live.contracts, deps);
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({

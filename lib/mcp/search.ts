@@ -289,10 +289,46 @@ function aggregates(graph: Graph): TypeAggregate[] {
   return out;
 }
 
+/** A question about the graph's shape: which types there are, how many of each. */
+const SHAPE_QUESTION =
+  /\b(types?|kinds?|counts?|how many|number of|overview|summary|statistics|stats|totals?)\b/;
+
+/**
+ * The answer to a shape question: every type with its count (types the question names first,
+ * then by count), as a `counts` table and a sentence.
+ */
+function shapeAnswer(
+  all: readonly TypeAggregate[],
+  totals: { types: number; resources: number; relations: number },
+  query: string,
+  q: string,
+  limit: number,
+) {
+  const tokens = new Set(q.split(/[^\p{L}\p{N}_-]+/u).filter((t) => t !== ""));
+  const named = (type: string) => {
+    const t = type.toLowerCase();
+    return tokens.has(t) || tokens.has(`${t}s`) || tokens.has(`${t}es`) ? 1 : 0;
+  };
+  const types = [...all].sort((a, b) =>
+    named(b.type) - named(a.type) || b.count - a.count || (a.type < b.type ? -1 : 1)
+  );
+  const counts = Object.fromEntries(types.map((t) => [t.type, t.count]));
+  return {
+    query,
+    totals,
+    summary: `${totals.types} resource type(s), ${totals.resources} resource(s), ` +
+      `${totals.relations} relation(s): ${types.map((t) => `${t.count} ${t.type}`).join(", ")}`,
+    counts,
+    types: types.slice(0, limit),
+  };
+}
+
 /**
  * `globalSearch` (R73): per-type aggregates of the whole graph (counts, property fill rates and
  * most common values, relation types); with a query, the types are ranked by how well their
- * name, property keys and resources match it, and the best matching resources are named.
+ * name, property keys and resources match it, and the best matching resources are named. A
+ * question about types or counts ("which types are there and how many of each?") is answered with
+ * every type and its count.
  */
 export function globalSearch(graph: Graph, args: { query?: string; limit?: number }) {
   const limit = Math.min(200, Math.max(1, Math.floor(args.limit ?? 20)));
@@ -307,6 +343,7 @@ export function globalSearch(graph: Graph, args: { query?: string; limit?: numbe
     const types = [...all].sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1));
     return { totals, types: types.slice(0, limit) };
   }
+  if (SHAPE_QUESTION.test(q)) return shapeAnswer(all, totals, args.query!, q, limit);
   const hits = searchAll(graph, q);
   const perType = new Map<string, number>();
   for (const h of hits) perType.set(h.type, (perType.get(h.type) ?? 0) + 1);

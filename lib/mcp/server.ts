@@ -325,8 +325,8 @@ function actionProblem(e: unknown): Record<string, unknown> | undefined {
 /**
  * Registers actions as tools `action.<module>.<name>` (R74, AC14): one per concrete action
  * listed when the session opens, its input schema built from the action's `[[input]]`s.
- * Queueing a run is a write: call it only when MCP writes are enabled (`--mcp-write`); every
- * call is authorised by `deps.authorize` (`--read-only`, `--protect-writes`, R91) before
+ * Queueing a run is a write: with `deps.writes === false` (no `--mcp-write`) the tools are listed
+ * and every call is refused; otherwise every call is authorised by `deps.authorize` (`--read-only`, `--protect-writes`, R91) before
  * anything runs. A refused call is a tool error whose text is the problem of the REST endpoint
  * (`{status, type, detail, errors?}`).
  *
@@ -338,7 +338,7 @@ function actionProblem(e: unknown): Record<string, unknown> | undefined {
 export async function registerActionTools(
   server: McpServer,
   actions: McpActions,
-  deps: Pick<McpDeps, "authorize">,
+  deps: Pick<McpDeps, "authorize"> & { writes?: boolean },
 ): Promise<void> {
   for (const a of await actions.list()) {
     const name = `action.${a.module}.${a.name}`;
@@ -348,6 +348,10 @@ export async function registerActionTools(
       inputSchema: declaredInputSchema(a.inputs),
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     }, async (args: Record<string, unknown>, extra) => {
+      if (deps.writes === false) {
+        const detail = "queueing an action run is a write: start the server with --mcp-write";
+        return jsonResult({ status: 403, type: "forbidden", detail }, true);
+      }
       const refused = await deps.authorize?.(requestHeaders(extra));
       if (refused) return jsonResult({ status: 403, type: "forbidden", detail: refused }, true);
       try {

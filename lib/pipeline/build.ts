@@ -15,6 +15,7 @@ import {
   mergeManifests,
   type ModuleManifest,
 } from "../workspace/manifest.ts";
+import { ACTION_FILES_PHASE, actionFileErrors } from "./action_files.ts";
 import { filesIn, layersInOrder, type SourceFile, type SourceSet } from "../workspace/sources.ts";
 import type { Artifact, PhaseContext, PipelineOptions, TemplateRenderer } from "./context.ts";
 import { type BuildIssue, formatIssue, IssueCollector } from "./issues.ts";
@@ -321,6 +322,15 @@ export function* buildSteps(
   for (const r of requirementIssues(manifest, graph)) {
     issues.warn(r.code, r.message, { phase: "requirements" });
   }
+  // An action file that does not parse is a located error, soft like a rule error (AC2, O12).
+  for (const e of actionFileErrors(sources)) {
+    issues.error(e.code, e.reason, {
+      file: e.file,
+      line: e.line,
+      column: e.column,
+      phase: ACTION_FILES_PHASE,
+    });
+  }
   graph.seal();
   const all = [...issues.all];
   const errors = all.filter((i) => i.severity === "error");
@@ -328,7 +338,7 @@ export function* buildSteps(
     ok: errors.length === 0,
     outcome: errors.length === 0
       ? "ok"
-      : errors.every((i) => i.origin !== undefined)
+      : errors.every((i) => i.origin !== undefined || i.phase === ACTION_FILES_PHASE)
       ? "degraded"
       : "failed",
     graph,

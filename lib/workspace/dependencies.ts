@@ -242,12 +242,14 @@ export async function resolveModuleTree(input: ResolveInput): Promise<ResolveRes
     try {
       result = await input.fetcher.fetch({ key: p.key, source: p.source, base: p.base, pin });
     } catch (e) {
-      const code = (e as { code?: unknown }).code;
+      const raw = (e as { code?: unknown }).code;
+      const code = typeof raw === "string" ? raw : "module_fetch_failed";
+      // The message names the module and the code (`unresolved_version`, …), as it is shown.
       throw new ModuleResolutionError(
-        `cannot load module '${name}' (${describeSource(p.source)}, needed by ${p.parent.label}): ${
-          (e as Error).message
-        }`,
-        typeof code === "string" ? code : "module_fetch_failed",
+        `cannot load module '${name}' (${
+          describeSource(p.source)
+        }, needed by ${p.parent.label}): ${code}: ${(e as Error).message}`,
+        code,
       );
     }
     if (result.status === "unavailable") {

@@ -103,7 +103,7 @@ Deno.test("AC30 the first non-zero exit stops the run", async () => {
   assertEquals(lines, ["one"]);
 });
 
-Deno.test("AC22 a listed secret without a sealed entry: the runner refuses with secrets_unavailable", async () => {
+Deno.test("AC22 a listed secret without a sealed entry: the script runs, its output is kept, the run fails with secrets_unavailable", async () => {
   const runner = denoActionRunner();
   const { result, lines } = await run(
     runner,
@@ -112,8 +112,8 @@ Deno.test("AC22 a listed secret without a sealed entry: the runner refuses with 
       [["sh", "-c", "echo ran"]],
     ),
   );
-  assertEquals(result.error, "secrets_unavailable");
-  assertEquals(lines, []);
+  assertEquals([result.error, result.detail], ["secrets_unavailable", "PW"]);
+  assertEquals(lines, ["ran"]);
 });
 
 Deno.test("AC30 time-out and stop end the process", async () => {

@@ -80,6 +80,22 @@ Deno.test("GET /api/openapi.json: an OpenAPI 3.1 document with every described o
   assertEquals(doc.paths["/api/webhook/reload"].post.security, [{ apiToken: [] }]);
 });
 
+Deno.test("no documented GET path without path parameters answers 404 (a missing query is a 400)", async () => {
+  const { app } = await makeApp();
+  const doc = await (await app.fetch(new Request("http://x/api/openapi.json"))).json();
+  const notFound: string[] = [];
+  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+    if (!ops.get || path.includes("{")) continue;
+    const res = await app.fetch(new Request(`http://x${path}`, { headers: { accept: "*/*" } }));
+    await res.body?.cancel();
+    if (res.status === 404) notFound.push(path);
+  }
+  assertEquals(notFound, []);
+  const res = await app.fetch(new Request("http://x/api/neighbourhood?type=service"));
+  assertEquals(res.status, 400);
+  assert((await res.json()).detail.includes("'type' and 'name' are required"));
+});
+
 Deno.test("GET /api/docs renders the document with the embedded Swagger UI, no other origin", async () => {
   const { app } = await makeApp();
   const page = await app.fetch(new Request("http://x/api/docs"));

@@ -162,6 +162,29 @@ Deno.test("AP15 hop-by-hop headers are removed both ways", async () => {
   );
 });
 
+Deno.test("AP15 headers the client's Connection names are not forwarded, even when Connection is not", async () => {
+  await withProxy(
+    (base) =>
+      `[[route]]\npath = "/api/x"\ntarget = "${base}"\nforward_headers = ["X-Drop", "Trailer", "Upgrade", "Accept"]\n`,
+    async ({ get, seen }) => {
+      const res = await get("/apps/billing/api/x", {
+        headers: {
+          connection: "keep-alive, X-Drop",
+          "x-drop": "1",
+          trailer: "x-t",
+          upgrade: "websocket",
+          accept: "*/*",
+        },
+      });
+      await res.body?.cancel();
+      for (const h of ["x-drop", "trailer", "upgrade", "connection"]) {
+        assertEquals(seen[0].headers.get(h), null, h);
+      }
+      assertEquals(seen[0].headers.get("accept"), "*/*");
+    },
+  );
+});
+
 Deno.test("AP12/AP19 Tera at request time: request object and an HMAC signature header", async () => {
   await withProxy(
     (base) => `

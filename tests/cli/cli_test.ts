@@ -1,4 +1,4 @@
-import { cli, spawnServe, tempWorkspace } from "./_cli.ts";
+import { cli, ROOT, spawnServe, tempWorkspace } from "./_cli.ts";
 import { assert, assertEquals } from "../_assert.ts";
 
 Deno.test("CL18 build writes graph JSON in the documented shape and prints a summary", async () => {
@@ -79,5 +79,25 @@ Deno.test("CL10 serve answers GraphQL on the given port, then stops on SIGTERM",
   } finally {
     const status = await server.stop("SIGTERM");
     assertEquals(status.code, 0);
+  }
+});
+
+Deno.test("README: `deno task ce -- --data-dir DIR build` works as shown (the leading -- is dropped)", async () => {
+  const dir = await tempWorkspace({ "assets/service.csv": "name\napi\n" });
+  try {
+    for (const args of [["--"], []]) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["task", "-q", "ce", ...args, "--data-dir", dir, "build"],
+        cwd: ROOT,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stdout = new TextDecoder().decode(out.stdout);
+      assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+      assert(stdout.includes("resources: 1"), stdout);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

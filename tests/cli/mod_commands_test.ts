@@ -240,3 +240,21 @@ Deno.test("MP20 mod check exits 0 always: a tree that cannot be resolved is repo
   assertEquals((await cli(["--data-dir", empty, "mod", "check", "--nope"], env)).code, 2);
   await Deno.remove(root, { recursive: true });
 });
+
+Deno.test("MP15 a {version} URL without a version: unresolved_version naming the module (exit 2)", async () => {
+  const dir = await tempWorkspace({
+    "assets/host.csv": "name\na\n",
+    "module.toml":
+      '[dependencies]\nnetmod = { url = "http://127.0.0.1:9/releases/{version}/netmod.zip" }\n',
+  });
+  try {
+    const r = await cli(["--data-dir", dir, "build"], {
+      GRAPHSVC_MODULE_CACHE: `${dir}/.cache`,
+    });
+    assertEquals(r.code, 2, r.stderr);
+    assert(r.stderr.includes("cannot load module 'netmod'"), r.stderr);
+    assert(r.stderr.includes(": unresolved_version: "), r.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -41,10 +41,24 @@ Deno.test("GN3 an invalid generator table is a configuration error (exit 2) befo
     assertEquals(r.code, 2);
     assert(
       r.stderr.includes(
-        "module.toml: generator 'feed': declare exactly one of target_input and target_asset",
+        "module.toml: generator_target: generator 'feed': declare exactly one of target_input and target_asset",
       ),
       r.stderr,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("GN1 a generator declared under both spellings is generator_duplicate (exit 2)", async () => {
+  const dir = await dataDir(
+    `[generator.feed]\nurl = "http://127.0.0.1:9/x"\ntarget_input = "a.json"\n` +
+      `[generators.feed]\nurl = "http://127.0.0.1:9/y"\ntarget_input = "b.json"\n`,
+  );
+  try {
+    const r = await cli(dir, ["build"]);
+    assertEquals(r.code, 2);
+    assert(r.stderr.includes("module.toml: generator_duplicate: generator 'feed'"), r.stderr);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -83,6 +97,58 @@ Deno.test("GN4 serve: the first build runs generators, a reload webhook runs the
   } finally {
     await server.stop();
     await srv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("GN4 bootstrap runs the generators: the target is fetched and written", async () => {
+  const srv = startServer(() => new Response("name\nweb-9\n"));
+  const dir = await dataDir(
+    `[generator.hosts]\nurl = "${srv.base}/hosts.csv"\ntarget_asset = "fetched.csv"\n`,
+  );
+  try {
+    const r = await cli(dir, ["bootstrap"]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(srv.seen.length, 1);
+    assertEquals(await Deno.readTextFile(`${dir}/assets/fetched.csv`), "name\nweb-9\n");
+    assert(r.stderr.includes("generator hosts: 1 page(s), 1 item(s), wrote assets/fetched.csv"));
+  } finally {
+    await srv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("GN4 --offline: no generator fetches, the build uses the last fetched target and warns", async () => {
+  const srv = startServer(() => new Response("name\nweb-new\n"));
+  const dir = await dataDir(
+    `[generator.hosts]\nurl = "${srv.base}/hosts.csv"\ntarget_asset = "fetched.csv"\n` +
+      `[generator.never]\nurl = "${srv.base}/never.json"\ntarget_input = "never.json"\n`,
+  );
+  await Deno.writeTextFile(`${dir}/assets/fetched.csv`, "name\nweb-old\n");
+  try {
+    const r = await cli(dir, ["--offline", "build", "--graph-json", "-"]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(srv.seen.length, 0, "nothing was fetched");
+    const names = JSON.parse(r.stdout).nodes.map((n: { name: string }) => n.name);
+    assert(names.includes("web-old") && !names.includes("web-new"), names.join());
+    assert(
+      r.stderr.includes("generators: offline, none run; using the last fetched assets/fetched.csv"),
+      r.stderr,
+    );
+    assert(r.stderr.includes("generator never: offline and input/never.json was never fetched"));
+  } finally {
+    await srv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("GN3 bootstrap: an invalid generator table is a configuration error (exit 2)", async () => {
+  const dir = await dataDir(`[generator.feed]\nurl = "http://127.0.0.1:9/x"\n`);
+  try {
+    const r = await cli(dir, ["bootstrap"]);
+    assertEquals(r.code, 2);
+    assert(r.stderr.includes("module.toml: generator_target: generator 'feed'"), r.stderr);
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

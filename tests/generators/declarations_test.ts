@@ -72,7 +72,7 @@ Deno.test("GN3 target: exactly one, plain relative path; unknown runner is a con
     `[generator.a]\nrunner = "ftp"\nurl = "http://x/"\ntarget_input = "a.json"\n`,
     "generator_runner",
   );
-  assert(e.message.includes("module.toml: generator 'a'"), e.message);
+  assert(e.message.includes("module.toml: generator_runner: generator 'a'"), e.message);
 });
 
 Deno.test("GN4 duration grammar and invalid ttl / condition", () => {

@@ -25,7 +25,7 @@ Deno.test("GN10 GN11 GET with the default user agent writes the body verbatim", 
     assertEquals(srv.seen[0].method, "GET");
     assertEquals(srv.seen[0].headers.get("user-agent"), `graphsvc-importer/${VERSION}`);
     assert(
-      lines.includes("info generator r: 1 page(s), wrote input/r.json (11 bytes)"),
+      lines.includes("info generator r: 1 page(s), 1 item(s), wrote input/r.json (11 bytes)"),
       lines.join("\n"),
     );
   } finally {

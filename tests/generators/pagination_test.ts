@@ -44,9 +44,16 @@ pagination = { strategy = "cursor", cursor_jmespath = "next", inject_into = "url
     name: "item2",
   }, { name: "item3" }]);
   assert(
-    lines.includes("info generator p: 3 page(s), wrote input/p.json (90 bytes)"),
+    lines.includes("info generator p: 3 page(s), 3 item(s), wrote input/p.json (90 bytes)"),
     lines.join("\n"),
   );
+  // The build stream shows the progress of a paginated run, page by page (GN8).
+  for (const [n, items] of [[1, 1], [2, 2], [3, 3]]) {
+    assert(
+      lines.includes(`info generator p: page ${n} fetched, ${items} item(s)`),
+      lines.join("\n"),
+    );
+  }
 });
 
 Deno.test("GN23 inject_into = query: the url template references {{ cursor }}", async () => {

@@ -108,7 +108,9 @@ Deno.test("GN4 GN8 the engine runs generators at the start of every build; lines
     const snap = await engine.rebuild();
     assertEquals(snap.graph.resourceCount, 2);
     assert(
-      lines.some((l) => l.startsWith("generator hosts: 1 page(s), wrote assets/host.csv")),
+      lines.some((l) =>
+        l.startsWith("generator hosts: 1 page(s), 2 item(s), wrote assets/host.csv")
+      ),
       lines.join("\n"),
     );
     await engine.rebuild();

@@ -8,6 +8,7 @@ import { attachActionService } from "../../lib/actions/engine_link.ts";
 import { unpackBundle } from "../../lib/actions/bundle.ts";
 import { generateKeyPair, toBase64 } from "../../lib/actions/seal.ts";
 import { denoActionRunner } from "../../lib/runtime/deno/action_runner.ts";
+import { LOG_TAIL_CHARS } from "../../lib/actions/runs.ts";
 import type { RunRecord, SecretSource } from "../../lib/actions/ports.ts";
 import { createUnixFetch } from "../../lib/runtime/deno/unix_fetch.ts";
 
@@ -383,6 +384,28 @@ Deno.test("AC20 AC22 a vault secret reaches the process only; without a vault th
   s = await setup({ "actions/db.toml": SECRET_ACTION });
   ({ id } = await (await s.call("POST", "/api/actions/data/db")).json());
   r = await waitRun(s.call, id, final);
-  assertEquals([r.status, r.error, r.log_tail], ["failed", "secrets_unavailable: DB_PASSWORD", []]);
+  // The script ran as the original runs it (placeholders left); its output is kept (AC22).
+  assertEquals([r.status, r.error, r.log_tail], ["failed", "secrets_unavailable: DB_PASSWORD", [
+    "using",
+    "arg {{ secrets.DB_PASSWORD }}",
+  ]]);
+  await s.service.stopAll();
+});
+
+Deno.test("AC13 log_tail holds the end of the output: the last lines, and the end of a long line", async () => {
+  const s = await setup({
+    "actions/long.toml": `name = "long"
+exec = [["sh", "-c", "for i in $(seq 1 300); do echo line-$i; done; head -c 200000 /dev/zero | tr '\\\\0' x; echo; printf done"]]
+`,
+  });
+  const { id } = await (await s.call("POST", "/api/actions/data/long")).json();
+  const r = await waitRun(s.call, id, final);
+  assertEquals(r.status, "succeeded", r.error ?? "");
+  const tail: string[] = r.log_tail;
+  assertEquals(tail.at(-1), "done");
+  assert(tail.join("").length <= LOG_TAIL_CHARS, `${tail.join("").length} characters kept`);
+  // The 200,000-character line keeps its end; the lines before it no longer fit.
+  assert(/^…x+$/.test(tail[0]), tail[0].slice(0, 20));
+  assertEquals(tail.length, 2);
   await s.service.stopAll();
 });

@@ -1,7 +1,7 @@
 /**
  * Actions as MCP tools `action.<module>.<name>` (R74, AC14) with the SDK's own client over
- * Streamable HTTP, its fetch pointed at the app: queueing a run is a write, so the tools are
- * offered only with `--mcp-write` and every call is authorised like `saveAsset` and the contract
+ * Streamable HTTP, its fetch pointed at the app: the tools are always listed; queueing a run is
+ * a write, so a call needs `--mcp-write` and every call is authorised like `saveAsset` and the contract
  * tools (R91: `--read-only`, `--protect-writes`); the input schema comes from the `[[input]]`s and
  * inputs are validated as over REST (AC6).
  */
@@ -60,13 +60,14 @@ async function setup(options: AppOptions = {}, headers: Record<string, string> =
 
 const TOOL = "action.data.greet-web-1";
 
-Deno.test("R74 R91 action tools are offered only with --mcp-write", async () => {
+Deno.test("R74 R91 action tools are listed without --mcp-write, and a call is refused", async () => {
   const off = await setup();
   try {
     const { tools } = await off.client.listTools();
-    assertEquals(tools.filter((t) => t.name.startsWith("action.")), []);
+    assertEquals(tools.map((t) => t.name).filter((n) => n.startsWith("action.")), [TOOL]);
     const r = await off.call(TOOL, { greeting: "hi" });
     assert(r.isError, r.text);
+    assert(r.text.includes("--mcp-write"), r.text);
     assertEquals(off.service.runs(), [], "nothing queued");
   } finally {
     await off.close();

@@ -82,3 +82,18 @@ Deno.test("R73 localSearch is the depth-2 ego graph; globalSearch aggregates per
   const q = globalSearch(g, { query: "vlan" });
   assertEquals(q.types[0].type, "network");
 });
+
+Deno.test("R73 globalSearch answers a question about types and counts with every type's count", () => {
+  const g = graph();
+  const a = globalSearch(g, { query: "Which resource types are there, and how many of each?" });
+  assertEquals(a.types.map((t) => [t.type, t.count]), [["host", 2], ["site", 2], ["network", 1]]);
+  assert("counts" in a && "summary" in a);
+  assertEquals(a.counts, { host: 2, site: 2, network: 1 });
+  assertEquals(
+    a.summary,
+    "3 resource type(s), 5 resource(s), 4 relation(s): 2 host, 2 site, 1 network",
+  );
+  // A type the question names comes first.
+  const n = globalSearch(g, { query: "how many networks?" });
+  assertEquals(n.types[0].type, "network");
+});

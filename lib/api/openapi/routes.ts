@@ -494,7 +494,7 @@ export const ROUTES: readonly RouteDoc[] = [
     ],
     responses: {
       200: json("nodes and edges"),
-      400: fail("bad depth"),
+      400: fail("type or name missing, or a bad depth"),
       404: fail("no such resource"),
     },
   },

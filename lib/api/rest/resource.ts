@@ -92,8 +92,12 @@ export function registerResourceRoutes(app: Hono, engine: GraphEngine, waitMs?: 
   });
   app.get("/api/neighbourhood", (c) => {
     const snapshot = snapshotFor(engine, c.req.raw);
-    const type = c.req.query("type") ?? "";
-    const name = c.req.query("name") ?? "";
+    const type = c.req.query("type");
+    const name = c.req.query("name");
+    // Both are required (documented 400): a 404 would say the path does not exist.
+    if (!type || name === undefined) {
+      return problem(400, "bad-request", "query parameters 'type' and 'name' are required");
+    }
     const depth = intParam(c.req.query("depth"), "depth", 3);
     if (depth instanceof Response) return depth;
     const labels = c.req.queries("label")?.flatMap((l) => l.split(",")).filter((l) => l) ?? [];

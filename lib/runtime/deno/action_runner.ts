@@ -108,19 +108,30 @@ export function denoActionRunner(
       return { exitCode: null, error: "bad_bundle", detail: (e as Error).message };
     }
     const { manifest } = bundle;
+    // A listed secret without a sealed entry (no vault, AC22) or one that does not open: the
+    // script still runs as the original runs it (placeholders left, the variable unset), its
+    // output is kept, and the run fails with `secrets_unavailable` naming the secrets.
     const missing = missingSecrets(manifest, bundle.sealed);
-    if (missing.length > 0) {
-      return { exitCode: null, error: "secrets_unavailable", detail: missing.join(", ") };
-    }
     const secrets = new Map<string, string>();
     const kp = await keyPair();
     for (const s of bundle.sealed) {
       try {
         secrets.set(s.name, new TextDecoder().decode(openSealed(fromBase64(s.sealed), kp)));
       } catch {
-        return { exitCode: null, error: "secrets_unavailable", detail: s.name };
+        missing.push(s.name);
       }
     }
+    const result = await run(req, bundle, secrets);
+    if (missing.length === 0) return result;
+    return { exitCode: result.exitCode, error: "secrets_unavailable", detail: missing.join(", ") };
+  };
+
+  const run = async (
+    req: ExecutionRequest,
+    bundle: ReturnType<typeof unpackBundle>,
+    secrets: Map<string, string>,
+  ): Promise<ExecutionResult> => {
+    const { manifest } = bundle;
     const values = [...secrets.values()];
     const mask = (line: string) => maskSecrets(line, values);
     const runDir = await Deno.makeTempDir({ prefix: "graphsvc-action-" });
