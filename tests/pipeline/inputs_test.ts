@@ -54,3 +54,28 @@ Deno.test("A25 a module's rule finds a json! file at the data directory root", a
   assertEquals(r.issues.filter((i) => i.severity === "error"), []);
   assertEquals(zone(r), "data-root");
 });
+
+Deno.test("M3 a misspelled query key next to json! is not guessed: ignored, warned with file/line", async () => {
+  // The original's export of rescile/aws_transit_hub (graph150.json) shows `jamespath` ignored:
+  // the whole file is used (issue 27 section 1).
+  const r = await buildOutputs({
+    "assets/host.csv": "name\nweb\n",
+    "models/host.toml": [
+      'origin_resource = "host"',
+      `regions = { "json!" = "regions.json", jamespath = "zrh" }`,
+      "[[create_resource]]",
+      'resource_type = "host"',
+      'name = "{{ origin_resource.name }}"',
+      "[create_resource.properties]",
+      'zone = "{{ regions.zrh }}"',
+    ].join("\n") + "\n",
+    "regions.json": '{"zrh":"eu-central-2"}',
+  });
+  assertEquals(r.issues.filter((i) => i.severity === "error"), []);
+  assertEquals(zone(r), "eu-central-2");
+  const w = r.issues.filter((i) => i.code === "unknown_key");
+  assertEquals(w.length, 1);
+  assertEquals(w[0].severity, "warning");
+  assertEquals(w[0].file, "models/host.toml");
+  assertEquals(w[0].line, 2);
+});

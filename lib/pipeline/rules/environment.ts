@@ -160,7 +160,24 @@ export class RuleEnvironment {
    * origin type has no resources never reads its files.
    */
   prepareChunk(source: SourceFile, chunk: RuleChunk): PreparedChunk {
-    return { source, chunk, header: compileHeader(chunk.header), base: this.scopeBase(source) };
+    const header = compileHeader(chunk.header);
+    for (const h of header) {
+      for (const k of h.ignored ?? []) {
+        const pos = chunk.header.find((e) => e.key === h.key)?.position;
+        this.ctx.issues.warn(
+          "unknown_key",
+          `unknown key '${k}' next to "json!" is ignored (the query key is 'jmespath'); the whole file is used`,
+          {
+            file: source.displayPath,
+            line: pos?.line,
+            column: pos?.column,
+            rule: `chunk ${chunk.number}, header ${h.key}.${k}`,
+            phase: this.phase,
+          },
+        );
+      }
+    }
+    return { source, chunk, header, base: this.scopeBase(source) };
   }
 
   #staticVars(prepared: PreparedChunk): Record<string, unknown> {

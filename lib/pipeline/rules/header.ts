@@ -26,9 +26,19 @@ export interface CompiledHeader {
   form: HeaderForm;
   /** True when the value does not depend on the iteration context. */
   static: boolean;
+  /**
+   * Keys next to `"json!"` that are not a query key: not applied (the original ignores them, so
+   * a misspelled `jamespath` filters nothing there) and reported as `unknown_key` warnings.
+   */
+  ignored?: string[];
 }
 
-const JSON_QUERY_KEYS = ["jmespath", "jp", "jamespath"];
+/**
+ * Keys that hold the JMESPath query of a `json!` entry. Nothing else is guessed: the original's
+ * export of rescile/aws_transit_hub (graph150.json) shows `jamespath` (a typo) ignored, the whole
+ * file used (issue 27, models.md M3).
+ */
+const JSON_QUERY_KEYS = ["jmespath", "jp"];
 
 /**
  * Classifies header entries; throws {@link RuleError} for reserved names (M7) and malformed
@@ -62,14 +72,12 @@ export function compileHeader(entries: readonly HeaderEntry[]): CompiledHeader[]
           throw new RuleError(`"json!" must be a file name`, key, "rule_header");
         }
         let query: string | undefined;
+        const ignored: string[] = [];
         for (const k of Object.keys(value)) {
           if (k === "json!") continue;
           if (!JSON_QUERY_KEYS.includes(k)) {
-            throw new RuleError(
-              `unknown key '${k}' next to "json!" (expected jmespath)`,
-              key,
-              "rule_header",
-            );
+            ignored.push(k);
+            continue;
           }
           const q = value[k];
           if (typeof q !== "string") {
@@ -77,7 +85,13 @@ export function compileHeader(entries: readonly HeaderEntry[]): CompiledHeader[]
           }
           query = q;
         }
-        return { key, form: { kind: "json", ref, query }, static: !isTemplate(ref) };
+        const compiled: CompiledHeader = {
+          key,
+          form: { kind: "json", ref, query },
+          static: !isTemplate(ref),
+        };
+        if (ignored.length) compiled.ignored = ignored;
+        return compiled;
       }
       for (const d of ["template!", "function!"]) {
         if (d in value) {
