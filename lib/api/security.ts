@@ -119,7 +119,8 @@ export function hostAllowed(host: string, allowed: readonly string[] | undefined
 function hostGuard(allowedHosts: SecurityOptions["allowedHosts"]): MiddlewareHandler {
   return async (c, next) => {
     const allowed = typeof allowedHosts === "function" ? allowedHosts() : allowedHosts;
-    const host = new URL(c.req.url).host;
+    if (!allowed || allowed.length === 0) return await next();
+    const host = urlHost(c.req.url);
     if (!hostAllowed(host, allowed)) {
       return problem(
         403,
@@ -131,10 +132,36 @@ function hostGuard(allowedHosts: SecurityOptions["allowedHosts"]): MiddlewareHan
   };
 }
 
+/**
+ * The host of a serialised URL (`scheme://host/…`, as `Request.url` always is), without parsing
+ * the whole URL again.
+ */
+function urlHost(url: string): string {
+  const start = url.indexOf("//") + 2;
+  const end = url.indexOf("/", start);
+  const authority = end < 0 ? url.slice(start) : url.slice(start, end);
+  const at = authority.lastIndexOf("@");
+  return at < 0 ? authority : authority.slice(at + 1);
+}
+
+/** Most paths whose allowed methods are remembered (paths come from clients: bounded). */
+const ALLOW_CACHE_SIZE = 4096;
+
 /** `OPTIONS` → 204 with `Allow`; a method no route of the path accepts → 405 with `Allow`. */
 function methodGuard(app: Hono): MiddlewareHandler {
+  // The routes are all registered before the first request: each path's methods are computed
+  // once (a scan of every route) and remembered.
+  const known = new Map<string, string[]>();
+  const methodsOf = (path: string) => {
+    let allow = known.get(path);
+    if (allow === undefined) {
+      if (known.size >= ALLOW_CACHE_SIZE) known.clear();
+      known.set(path, allow = allowedMethods(app, path));
+    }
+    return allow;
+  };
   return async (c, next) => {
-    const allow = allowedMethods(app, c.req.path);
+    const allow = methodsOf(c.req.path);
     if (allow.length === 0) return await next(); // unknown path: 404 from notFound
     const method = c.req.method;
     if (method === "OPTIONS") {
