@@ -31,8 +31,15 @@ export class LogBuffer {
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #encoder = new TextEncoder();
 
-  /** @param out where lines go; @param delayMs how long a line may wait (default 20 ms) */
-  constructor(readonly out: SyncWriter, readonly delayMs = 20) {
+  /** Where lines go. */
+  readonly out: SyncWriter;
+  /** How long a line may wait, in ms. */
+  readonly delayMs: number;
+
+  /** Lines for `out`, each written at most `delayMs` (default 20) after it was added. */
+  constructor(out: SyncWriter, delayMs = 20) {
+    this.out = out;
+    this.delayMs = delayMs;
     globalThis.addEventListener("unload", () => this.flush());
   }
 
