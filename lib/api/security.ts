@@ -215,6 +215,8 @@ function bodyDeadline(ms: number): MiddlewareHandler {
   return async (c: Context, next) => {
     const body = c.req.raw.body;
     if (!body) return await next();
+    const declared = Number(c.req.raw.headers.get("content-length") ?? NaN);
+    if (declared >= 0 && declared <= EAGER_BODY_BYTES) return await readWhole(c, next, ms);
     const reader = body.getReader();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
@@ -261,6 +263,41 @@ function bodyDeadline(ms: number): MiddlewareHandler {
       });
     }
   };
+}
+
+/**
+ * Bodies that declare at most this many bytes (GraphQL requests, most REST writes) are read
+ * whole under the deadline before the handler runs, instead of through a guarded stream: one
+ * read, no stream per request. Larger or chunked bodies stream under the same deadline.
+ */
+const EAGER_BODY_BYTES = 64 * 1024;
+
+/** Reads a small declared body at once under the deadline; the handler gets it in memory. */
+async function readWhole(c: Context, next: () => Promise<void>, ms: number): Promise<void> {
+  const raw = c.req.raw;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyTimeoutError(ms)), ms);
+  });
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await Promise.race([raw.arrayBuffer(), expired]);
+  } catch (e) {
+    raw.body?.cancel().catch(() => {});
+    c.res = e instanceof BodyTimeoutError
+      ? problem(408, "bad-request", e.message, {}, { connection: "close" })
+      : problem(400, "bad-request", "request body could not be read", {}, { connection: "close" });
+    return;
+  } finally {
+    clearTimeout(timer);
+  }
+  c.req.raw = new Request(raw.url, {
+    method: raw.method,
+    headers: raw.headers,
+    body: bytes,
+    signal: raw.signal,
+  });
+  await next();
 }
 
 function isTimeout(error: unknown): boolean {
