@@ -70,6 +70,7 @@ import {
   resolveLayerSources,
 } from "./lib/cli/mod_commands.ts";
 import { ModuleResolutionError } from "./lib/workspace/dependencies.ts";
+import { LogBuffer } from "./lib/runtime/deno/log_buffer.ts";
 import { denoModuleFetcher, moduleCacheDir } from "./lib/runtime/deno/module_fetch.ts";
 
 /** `ce` (community) or `ee` (service edition). */
@@ -99,6 +100,8 @@ function editionFromEnv(): Edition | string {
 
 const LOG_FORMATS = ["text", "json"] as const;
 
+let stderrLog: LogBuffer | undefined;
+
 /**
  * Log lines on stderr. `json`: one `{"time","level","message"}` object per line (log shippers);
  * `text`: CE `TIMESTAMP LEVEL message`, EE RFC 5424-style syslog lines.
@@ -109,17 +112,24 @@ function makeLogger(
   format = "text",
 ): (l: string, text: string) => void {
   const threshold = LEVELS.indexOf(level);
+  // Gathered and written once per tick (a request log line costs no write of its own); warnings
+  // and errors at once.
+  const out = stderrLog ??= new LogBuffer(Deno.stderr);
   return (l, text) => {
+    const now = l === "error" || l === "warn";
     const idx = LEVELS.indexOf(l as Level);
     if (idx > threshold) return;
     if (format === "json") {
-      console.error(JSON.stringify({ time: new Date().toISOString(), level: l, message: text }));
+      out.line(
+        JSON.stringify({ time: new Date().toISOString(), level: l, message: text }),
+        now,
+      );
     } else if (edition === "ee") {
       // RFC 5424-style: <PRI>1 TIMESTAMP HOST APP - - - MSG (facility user = 1).
       const severity = { error: 3, warn: 4, info: 6, debug: 7 }[l as Level] ?? 6;
-      console.error(`<${8 + severity}>1 ${new Date().toISOString()} - graphsvc-ee - - - ${text}`);
+      out.line(`<${8 + severity}>1 ${new Date().toISOString()} - graphsvc-ee - - - ${text}`, now);
     } else {
-      console.error(`${new Date().toISOString()} ${l.toUpperCase()} ${text}`);
+      out.line(`${new Date().toISOString()} ${l.toUpperCase()} ${text}`, now);
     }
   };
 }
@@ -561,7 +571,11 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
       ).argParser(collect).default([] as string[]),
     )
     .addOption(
-      envOption("--header-timeout <ms>", "ms a client may take to send a request's headers")
+      envOption(
+        "--header-timeout <ms>",
+        "no effect since serve has no TCP front: set it in the reverse proxy " +
+          "(docs/deploy/haproxy.cfg)",
+      )
         .argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.headerTimeoutMs),
     )
     .addOption(
@@ -569,13 +583,17 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
         .argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.bodyTimeoutMs),
     )
     .addOption(
-      envOption("--idle-timeout <ms>", "ms without traffic after which a connection is closed")
+      envOption(
+        "--idle-timeout <ms>",
+        "no effect since serve has no TCP front: set it in the reverse proxy " +
+          "(docs/deploy/haproxy.cfg)",
+      )
         .argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.idleTimeoutMs),
     )
     .addOption(
       envOption(
         "--max-connections-per-client <n>",
-        "open connections allowed per client address (more get 503)",
+        "requests in flight allowed per client address (more get 503)",
       ).argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.maxConnectionsPerClient),
     )
     .addOption(

@@ -6,6 +6,7 @@
  * @module
  */
 import { createApp } from "./lib/api/app.ts";
+import { clientGuard } from "./lib/api/client_guard.ts";
 import type { LiveOptions } from "./lib/api/live.ts";
 import type { GraphEngine } from "./lib/engine.ts";
 import { VERSION } from "./lib/version.ts";
@@ -57,18 +58,29 @@ export interface ServeOptions {
 }
 
 /**
- * Connection-level protections of {@link serve}. Deno.serve (2.9) has no header, idle or
- * per-client limits, so the public socket is a small TCP front (`Deno.listen`) that forwards
- * every connection to the HTTP server on a private Unix socket and enforces them there.
+ * Protections of {@link serve}. Every byte is handled by the runtime's own server
+ * (`Deno.serve`); the app enforces the body deadline and the per-client cap of requests in
+ * flight. Deno.serve (2.9) has no header or idle time-outs and no cap on open connections, so
+ * those belong to the reverse proxy in front of it: docs/deploy/haproxy.cfg (tested by
+ * tests/http/haproxy_test.ts).
  */
 export interface ConnectionLimits {
-  /** A connection must complete a request's header block within this many ms (slowloris). */
+  /**
+   * Header time-out (slowloris). Not enforced by `serve` itself since it has no TCP front any
+   * more: set it in the reverse proxy (`timeout http-request` in docs/deploy/haproxy.cfg).
+   */
   headerTimeoutMs: number;
-  /** A connection with no bytes in either direction for this many ms is closed. */
+  /**
+   * Idle keep-alive time-out. Not enforced by `serve` itself: set it in the reverse proxy
+   * (`timeout http-keep-alive`, `timeout client` in docs/deploy/haproxy.cfg).
+   */
   idleTimeoutMs: number;
   /** A request body must arrive within this many ms (enforced by the app: 408). */
   bodyTimeoutMs: number;
-  /** Most open connections per client IP address; more are answered 503 and closed. */
+  /**
+   * Most requests in flight per client IP address; more are answered 503 (`Retry-After: 1`).
+   * Caps on open connections are the reverse proxy's (`maxconn`, `sc_conn_cur`).
+   */
   maxConnectionsPerClient: number;
   /**
    * On SIGINT/SIGTERM (or `signal`), in-flight requests get this many ms to finish before their
@@ -150,8 +162,6 @@ function features(edition: "ce" | "ee", live: LiveOptions): string[] {
  */
 export async function serve(engine: GraphEngine, options: ServeOptions): Promise<void> {
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
-  const listener = Deno.listen({ hostname: options.hostname, port: options.port });
-  const bound = listener.addr as Deno.NetAddr;
   // Actions re-expand after every build; the local runner's key lives in the data directory
   // (AC23), also when `--data-dir` is relative (the default).
   const actions = attachActionService(engine, {
@@ -159,6 +169,10 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     secrets: options.actionSecrets,
     log: options.log,
   }).service;
+  // The port is known once the server listens (port 0 picks one); the allow-list follows it.
+  let hosts: readonly string[] | undefined = options.allowedHosts?.length
+    ? options.allowedHosts
+    : undefined;
   const app = createApp(engine, {
     ui: uiAssets,
     actions,
@@ -170,53 +184,46 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
     mcp: options.mcp,
     vault: options.vault,
     ...options.live,
-    allowedHosts: options.allowedHosts?.length
-      ? options.allowedHosts
-      : defaultAllowedHosts(options.hostname, bound.port),
+    allowedHosts: () => hosts,
     bodyTimeoutMs: limits.bodyTimeoutMs,
     log: options.log,
   });
   const controller = new AbortController();
   options.signal?.addEventListener("abort", () => controller.abort());
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-  // The HTTP server listens on a private Unix socket; the public TCP socket is the front of
-  // serveConnections, which adds the time-outs and the per-client cap Deno.serve lacks.
-  const socketDir = await Deno.makeTempDir({ prefix: "graphsvc-http-" });
+  // Every byte goes through the runtime's own HTTP server; what it lacks (header and idle
+  // time-outs, connection caps) is the reverse proxy's job (docs/deploy/haproxy.cfg).
+  const handler = options.wrapFetch
+    ? options.wrapFetch(async (r) => await app.fetch(r))
+    : (r: Request) => app.fetch(r);
+  const guard = clientGuard(limits.maxConnectionsPerClient);
   const server = Deno.serve({
-    path: `${socketDir}/http.sock`,
+    hostname: options.hostname,
+    port: options.port,
     onListen: () => {},
-  }, options.wrapFetch ? options.wrapFetch(async (r) => await app.fetch(r)) : app.fetch);
-  const front = serveConnections(listener, `${socketDir}/http.sock`, limits, options.log);
+  }, (request, info) => guard(request, info, handler));
+  const bound = server.addr;
+  if (!options.allowedHosts?.length) hosts = defaultAllowedHosts(options.hostname, bound.port);
   // Graceful shutdown: no new connections, in-flight requests finish (Deno's `shutdown`; its
   // abort signal would drop their answers), bounded by the grace period; a second signal and the
-  // end of the grace period close what is left, and serve returns without waiting further.
+  // end of the grace period make serve return without waiting further (the CLI then exits, which
+  // closes what is left; Deno.serve cannot be aborted once it is shutting down).
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   let forced = () => {};
   const cut = new Promise<void>((resolve) => forced = resolve);
-  let shuttingDown = false;
-  const shutdownServer = () => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    server.shutdown().catch(() => {});
-  };
   const closeNow = () => {
     clearTimeout(graceTimer);
-    front.closeAll();
-    shutdownServer();
     forced();
   };
   const stop = () => controller.signal.aborted ? closeNow() : controller.abort();
   for (const s of signals) Deno.addSignalListener(s, stop);
   controller.signal.addEventListener("abort", () => {
-    const busy = front.stopAccepting();
     options.log(
       "info",
       `shutting down: no new connections; waiting up to ${limits.shutdownGraceMs} ms for ` +
-        `${busy} open connection(s)`,
+        `${guard.inFlight()} request(s) in flight`,
     );
-    // A request the front accepted may not have reached the HTTP server yet, whose shutdown
-    // would drop it: the server shuts down once every accepted request has its answer started.
-    front.answered().then(shutdownServer);
+    server.shutdown().catch(() => {});
     graceTimer = setTimeout(closeNow, limits.shutdownGraceMs);
   });
   options.log(
@@ -228,229 +235,12 @@ export async function serve(engine: GraphEngine, options: ServeOptions): Promise
   const watcher = options.watchDir
     ? watchForChanges(engine, options.watchDir, options.log)
     : undefined;
-  await Promise.race([Promise.all([server.finished, front.finished]), cut]);
+  await Promise.race([server.finished, cut]);
   clearTimeout(graceTimer);
   await actions.stopAll(); // running actions and services end with the server (AC30, AC31)
-  await Deno.remove(socketDir, { recursive: true }).catch(() => {});
   watcher?.close();
   for (const s of signals) Deno.removeSignalListener(s, stop);
   options.log("info", "server stopped");
-}
-
-const BUSY_BODY = JSON.stringify({
-  type: "urn:graphsvc:problem:internal",
-  title: "Service Unavailable",
-  status: 503,
-  detail: "too many connections from your address",
-});
-const BUSY_RESPONSE = new TextEncoder().encode(
-  "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/problem+json\r\n" +
-    `retry-after: 1\r\nconnection: close\r\ncontent-length: ${BUSY_BODY.length}\r\n\r\n` +
-    BUSY_BODY,
-);
-
-/**
- * The TCP front of {@link serve}: accepts public connections, refuses those over the per-client
- * cap, and pipes the others to the HTTP server's Unix socket while enforcing the header and idle
- * time-outs. Header time-out: a request head (up to the blank line) must be complete within
- * `headerTimeoutMs` of the accept (first request) or of its first byte (later requests: a new
- * head is assumed to start when the client sends again after the server has answered).
- */
-function serveConnections(
-  listener: Deno.Listener,
-  socketPath: string,
-  limits: ConnectionLimits,
-  log: (level: string, text: string) => void,
-): {
-  stopAccepting(): number;
-  closeAll(): void;
-  answered(): Promise<void>;
-  finished: Promise<void>;
-} {
-  const perClient = new Map<string, number>();
-  const open = new Set<() => void>();
-  const handling = new Set<Promise<void>>();
-  let closed = false;
-  // Connections whose request (or first bytes) came and whose answer has not started yet.
-  let unanswered = 0;
-  let onAnswered: (() => void)[] = [];
-  const answeredOne = () => {
-    if (--unanswered > 0) return;
-    for (const f of onAnswered) f();
-    onAnswered = [];
-  };
-  const handle = async (conn: Deno.Conn) => {
-    const client = (conn.remoteAddr as Deno.NetAddr).hostname;
-    const count = perClient.get(client) ?? 0;
-    if (count >= limits.maxConnectionsPerClient) {
-      await refuse(conn);
-      return;
-    }
-    perClient.set(client, count + 1);
-    let upstream: Deno.UnixConn | undefined;
-    let lastActivity = Date.now();
-    let headStart: number | undefined = Date.now();
-    let tail = ""; // last bytes of the current head, to find the blank line across chunks
-    let answered = false;
-    unanswered++;
-    const shut = () => {
-      for (const c of [conn, upstream]) {
-        try {
-          c?.close();
-        } catch { /* closed */ }
-      }
-    };
-    open.add(shut);
-    const timer = setInterval(() => {
-      const now = Date.now();
-      if (headStart !== undefined && now - headStart > limits.headerTimeoutMs) shut();
-      else if (now - lastActivity > limits.idleTimeoutMs) shut();
-    }, Math.max(20, Math.min(1_000, limits.headerTimeoutMs / 4)));
-    try {
-      upstream = await Deno.connect({ transport: "unix", path: socketPath });
-      const up = upstream;
-      const toServer = (async () => {
-        const buf = new Uint8Array(16 * 1024);
-        for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) {
-          lastActivity = Date.now();
-          if (answered) { // the client speaks again after an answer: a new request head
-            answered = false;
-            unanswered++;
-            headStart = lastActivity;
-            tail = "";
-          }
-          if (headStart !== undefined) {
-            const text = tail + latin1(buf.subarray(0, n));
-            if (text.includes("\r\n\r\n")) headStart = undefined;
-            else tail = text.slice(-3);
-          }
-          await writeAll(up, buf.subarray(0, n));
-        }
-        await up.closeWrite().catch(() => {});
-      })();
-      const toClient = (async () => {
-        const buf = new Uint8Array(64 * 1024);
-        let closeAfter: number | undefined; // bytes left of a `connection: close` response
-        for (let n = await up.read(buf); n !== null; n = await up.read(buf)) {
-          lastActivity = Date.now();
-          if (headStart === undefined && !answered) {
-            answered = true;
-            answeredOne();
-            closeAfter = closingLength(buf.subarray(0, n));
-          }
-          await writeAll(conn, buf.subarray(0, n));
-          if (closeAfter !== undefined && (closeAfter -= n) <= 0) break;
-        }
-      })();
-      toServer.catch(() => shut());
-      await toClient;
-    } catch (e) {
-      if (!closed) log("debug", `connection from ${client}: ${(e as Error).message}`);
-    } finally {
-      clearInterval(timer);
-      shut();
-      open.delete(shut);
-      if (!answered) answeredOne();
-      const left = (perClient.get(client) ?? 1) - 1;
-      if (left > 0) perClient.set(client, left);
-      else perClient.delete(client);
-    }
-  };
-  const finished = (async () => {
-    try {
-      for await (const conn of listener) {
-        if (closed) { // accepted while the listener was being closed: not served
-          conn.close();
-          continue;
-        }
-        const done = handle(conn);
-        handling.add(done);
-        const forget = () => handling.delete(done);
-        done.then(forget, forget);
-      }
-    } catch { /* listener closed */ }
-    // Open connections end when the HTTP server has answered them, or by closeAll.
-    while (handling.size > 0) await Promise.allSettled([...handling]);
-  })();
-  return {
-    stopAccepting() {
-      closed = true;
-      try {
-        listener.close();
-      } catch { /* closed */ }
-      return open.size;
-    },
-    closeAll() {
-      for (const shut of open) shut();
-    },
-    answered() {
-      return unanswered === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => onAnswered.push(resolve));
-    },
-    finished,
-  };
-}
-
-/**
- * Answers 503 and closes: after the request head (HTTP clients drop an answer that comes before
- * their request), then drains briefly so that closing does not reset the answer away. Bounded:
- * 2 s and 64 KiB in all.
- */
-async function refuse(conn: Deno.Conn): Promise<void> {
-  const timer = setTimeout(() => {
-    try {
-      conn.close();
-    } catch { /* closed */ }
-  }, 2_000);
-  try {
-    const buf = new Uint8Array(16 * 1024);
-    let head = "";
-    let read = 0;
-    let answered = false;
-    while (read < 65_536) {
-      const n = await conn.read(buf);
-      if (n === null) break;
-      read += n;
-      if (!answered) {
-        head = (head + latin1(buf.subarray(0, n))).slice(-8192);
-        if (head.includes("\r\n\r\n")) {
-          answered = true;
-          await conn.write(BUSY_RESPONSE);
-          await conn.closeWrite();
-        }
-      }
-    }
-  } catch { /* reset or closed by the timer */ }
-  clearTimeout(timer);
-  try {
-    conn.close();
-  } catch { /* closed */ }
-}
-
-/**
- * Total length of a response that starts in `chunk` and asks to close the connection
- * (`connection: close` with a `content-length`), else `undefined`. Deno.serve keeps such a
- * connection open when the request body was not read (a 408), so the front closes it.
- */
-function closingLength(chunk: Uint8Array): number | undefined {
-  const head = latin1(chunk.subarray(0, Math.min(chunk.length, 8192)));
-  const end = head.indexOf("\r\n\r\n");
-  if (end < 0) return undefined;
-  const fields = head.slice(0, end + 2).toLowerCase();
-  if (!/\r\nconnection: *close\r\n/.test(fields)) return undefined;
-  const length = /\r\ncontent-length: *(\d+)\r\n/.exec(fields);
-  return length ? end + 4 + Number(length[1]) : undefined;
-}
-
-function latin1(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
-  return s;
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
 }
 
 function watchForChanges(

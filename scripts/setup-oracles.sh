@@ -12,6 +12,7 @@ command -v jsonnet >/dev/null 2>&1 || need_apt+=(jsonnet)
 command -v git >/dev/null 2>&1 || need_apt+=(git) # Git reload, schema and module tests
 command -v haproxy >/dev/null 2>&1 || need_apt+=(haproxy) # fleet test and bench (balancer)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium) # explorer browser tests (no download)
+command -v haproxy >/dev/null 2>&1 || need_apt+=(haproxy) # reverse proxy in front of serve (slow clients)
 /usr/bin/python3 -c 'import nacl.public' >/dev/null 2>&1 || need_apt+=(python3-nacl) # sealed-box differential test
 if [ -d "$shared/tools/tera-oracle" ]; then
   dpkg -s librust-tera-dev >/dev/null 2>&1 || need_apt+=(librust-tera-dev)

@@ -111,12 +111,15 @@ export function registerGraphQLRoutes(
     const mode = await mutationMode(request);
     const root: MutationRoot = { generations: [], writer: mode.writer };
     const status = engine.status;
+    const degraded = status !== undefined && status.status !== "ok";
     const handler = createGraphQLHandler(() => ({
       schema: schemaOf(snapshot, mode),
       graph: snapshot.graph,
       rootValue: root,
+      // Queries answer from the snapshot alone unless the answer carries the build's status.
+      cacheResponses: !degraded,
       // Clients see when the newest build is not ok and which graph they were answered from.
-      extensions: status && status.status !== "ok"
+      extensions: degraded
         ? {
           build: {
             generation: status.generation,

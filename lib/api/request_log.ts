@@ -31,8 +31,20 @@ export function requestLog(log: RequestLogSink): MiddlewareHandler {
       await next();
     } finally {
       const ms = performance.now() - started;
-      const path = new URL(c.req.url).pathname;
+      const path = encodedPath(c.req.url);
       log("info", `${c.req.method} ${path} ${c.res.status} ${ms.toFixed(1)}ms`);
     }
   };
+}
+
+/** The percent-encoded path of a serialised URL (`scheme://host/path?query#hash`). */
+function encodedPath(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  let end = url.length;
+  for (const mark of ["?", "#"]) {
+    const at = url.indexOf(mark, start);
+    if (at >= 0 && at < end) end = at;
+  }
+  return url.slice(start, end);
 }

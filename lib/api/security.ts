@@ -119,7 +119,8 @@ export function hostAllowed(host: string, allowed: readonly string[] | undefined
 function hostGuard(allowedHosts: SecurityOptions["allowedHosts"]): MiddlewareHandler {
   return async (c, next) => {
     const allowed = typeof allowedHosts === "function" ? allowedHosts() : allowedHosts;
-    const host = new URL(c.req.url).host;
+    if (!allowed || allowed.length === 0) return await next();
+    const host = urlHost(c.req.url);
     if (!hostAllowed(host, allowed)) {
       return problem(
         403,
@@ -131,10 +132,36 @@ function hostGuard(allowedHosts: SecurityOptions["allowedHosts"]): MiddlewareHan
   };
 }
 
+/**
+ * The host of a serialised URL (`scheme://host/…`, as `Request.url` always is), without parsing
+ * the whole URL again.
+ */
+function urlHost(url: string): string {
+  const start = url.indexOf("//") + 2;
+  const end = url.indexOf("/", start);
+  const authority = end < 0 ? url.slice(start) : url.slice(start, end);
+  const at = authority.lastIndexOf("@");
+  return at < 0 ? authority : authority.slice(at + 1);
+}
+
+/** Most paths whose allowed methods are remembered (paths come from clients: bounded). */
+const ALLOW_CACHE_SIZE = 4096;
+
 /** `OPTIONS` → 204 with `Allow`; a method no route of the path accepts → 405 with `Allow`. */
 function methodGuard(app: Hono): MiddlewareHandler {
+  // The routes are all registered before the first request: each path's methods are computed
+  // once (a scan of every route) and remembered.
+  const known = new Map<string, string[]>();
+  const methodsOf = (path: string) => {
+    let allow = known.get(path);
+    if (allow === undefined) {
+      if (known.size >= ALLOW_CACHE_SIZE) known.clear();
+      known.set(path, allow = allowedMethods(app, path));
+    }
+    return allow;
+  };
   return async (c, next) => {
-    const allow = allowedMethods(app, c.req.path);
+    const allow = methodsOf(c.req.path);
     if (allow.length === 0) return await next(); // unknown path: 404 from notFound
     const method = c.req.method;
     if (method === "OPTIONS") {
@@ -188,6 +215,8 @@ function bodyDeadline(ms: number): MiddlewareHandler {
   return async (c: Context, next) => {
     const body = c.req.raw.body;
     if (!body) return await next();
+    const declared = Number(c.req.raw.headers.get("content-length") ?? NaN);
+    if (declared >= 0 && declared <= EAGER_BODY_BYTES) return await readWhole(c, next, ms);
     const reader = body.getReader();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
@@ -234,6 +263,41 @@ function bodyDeadline(ms: number): MiddlewareHandler {
       });
     }
   };
+}
+
+/**
+ * Bodies that declare at most this many bytes (GraphQL requests, most REST writes) are read
+ * whole under the deadline before the handler runs, instead of through a guarded stream: one
+ * read, no stream per request. Larger or chunked bodies stream under the same deadline.
+ */
+const EAGER_BODY_BYTES = 64 * 1024;
+
+/** Reads a small declared body at once under the deadline; the handler gets it in memory. */
+async function readWhole(c: Context, next: () => Promise<void>, ms: number): Promise<void> {
+  const raw = c.req.raw;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyTimeoutError(ms)), ms);
+  });
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await Promise.race([raw.arrayBuffer(), expired]);
+  } catch (e) {
+    raw.body?.cancel().catch(() => {});
+    c.res = e instanceof BodyTimeoutError
+      ? problem(408, "bad-request", e.message, {}, { connection: "close" })
+      : problem(400, "bad-request", "request body could not be read", {}, { connection: "close" });
+    return;
+  } finally {
+    clearTimeout(timer);
+  }
+  c.req.raw = new Request(raw.url, {
+    method: raw.method,
+    headers: raw.headers,
+    body: bytes,
+    signal: raw.signal,
+  });
+  await next();
 }
 
 function isTimeout(error: unknown): boolean {

@@ -35,6 +35,7 @@ import {
 } from "./limits.ts";
 import { graphOfSchema, type GraphQLContext, shapeOfSchema } from "./schema.ts";
 import { graphState } from "./snapshot.ts";
+import { validateOnce } from "./document_cache.ts";
 import type { GraphQLSchema } from "graphql";
 
 /** Per-request limits of {@link executeDocument}; each defaults to the module constant. */
@@ -66,6 +67,15 @@ export const VALIDATION_RULES: readonly ValidationRule[] = [
   maxDepthRule(),
   maxAliasesRule(),
 ];
+
+const RULES = [...VALIDATION_RULES];
+
+/** True when an operation of `document` declares variables (its cost may depend on them). */
+function declaresVariables(document: DocumentNode): boolean {
+  return document.definitions.some((d) =>
+    d.kind === "OperationDefinition" && (d.variableDefinitions?.length ?? 0) > 0
+  );
+}
 
 /**
  * Parses a query; syntax errors come back as an execution result with `errors`, as do texts over
@@ -128,10 +138,15 @@ export async function executeDocument(
       ],
     };
   }
-  const errors = validate(schema, document, [
-    ...VALIDATION_RULES,
-    maxCostRule(snapshot, limits.maxCost ?? MAX_QUERY_COST, variables),
-  ]);
+  // The spec rules and the depth and alias limits depend only on the document and the schema;
+  // the cost also on the snapshot, and on the variables when the document declares any.
+  const specErrors = validateOnce(document, schema, () => validate(schema, document, RULES));
+  if (specErrors.length > 0) return { errors: specErrors };
+  const maxCost = limits.maxCost ?? MAX_QUERY_COST;
+  const costErrors = () => validate(schema, document, [maxCostRule(snapshot, maxCost, variables)]);
+  const errors = maxCost === MAX_QUERY_COST && !declaresVariables(document)
+    ? validateOnce(document, snapshot, costErrors)
+    : costErrors();
   if (errors.length > 0) return { errors };
   meterResponses(schema);
   const budget = new EdgeBudget();

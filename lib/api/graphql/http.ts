@@ -11,6 +11,7 @@ import type { Graph } from "../../graph/graph.ts";
 import { executeDocument, parseQuery } from "./execute.ts";
 import { MAX_BODY_BYTES } from "./limits.ts";
 import { problem, type ProblemSlug } from "../problem.ts";
+import { parseOnce, ResponseCache } from "./document_cache.ts";
 
 /** The snapshot a request is answered from. */
 export interface GraphQLState {
@@ -22,6 +23,12 @@ export interface GraphQLState {
   readonly rootValue?: unknown;
   /** Entries added to the result's `extensions` (e.g. the status of a degraded build). */
   readonly extensions?: Readonly<Record<string, unknown>>;
+  /**
+   * Whether the answers of read-only queries may be remembered for identical requests to the
+   * same graph and schema (default false): only when nothing but the graph, the schema and the
+   * request shapes the answer (no per-request `extensions`).
+   */
+  readonly cacheResponses?: boolean;
 }
 
 /** Options of {@link createGraphQLHandler}. */
@@ -59,6 +66,8 @@ class BadRequest extends Error {
 }
 
 interface ParsedRequest {
+  /** The request's text as far as it shapes the answer: method and query string or body. */
+  key: string;
   query: string;
   variables: Record<string, unknown> | null;
   operationName: string | null;
@@ -87,7 +96,7 @@ export function createGraphQLHandler(
 ): (request: Request) => Promise<Response> {
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   return async (request: Request): Promise<Response> => {
-    const { schema, graph, rootValue, extensions } = getState();
+    const { schema, graph, rootValue, extensions, cacheResponses } = getState();
     let parsed: ParsedRequest;
     try {
       parsed = await readRequest(request, maxBodyBytes);
@@ -95,13 +104,26 @@ export function createGraphQLHandler(
       if (e instanceof BadRequest) return problemResponse(e.status, e.message, e.headers);
       throw e;
     }
-    const document = parseQuery(parsed.query);
+    const contentType = responseType(request.headers.get("accept"));
+    const key = `${contentType}\n${parsed.key}`;
+    if (cacheResponses) {
+      const hit = responses.get(graph, schema, key);
+      if (hit) {
+        return new Response(hit.body, {
+          status: hit.status,
+          headers: { "content-type": hit.contentType },
+        });
+      }
+    }
+    const document = parseOnce(parsed.query, parseQuery);
     let result: ExecutionResult;
+    let readOnly = false;
     if (!("kind" in document)) {
       result = document;
     } else {
+      const operation = getOperationAST(document, parsed.operationName);
+      readOnly = operation?.operation === "query";
       if (parsed.method === "GET") {
-        const operation = getOperationAST(document, parsed.operationName);
         if (operation && operation.operation !== "query") {
           return problemResponse(
             405,
@@ -125,7 +147,6 @@ export function createGraphQLHandler(
       }
     }
     if (extensions) result = { ...result, extensions: { ...result.extensions, ...extensions } };
-    const contentType = responseType(request.headers.get("accept"));
     // GraphQL over HTTP: with application/graphql-response+json, a result without `data` (parse,
     // validation, variable or limit errors: the request was not executed) is a 400; with
     // application/json every GraphQL result is a 200.
@@ -133,12 +154,16 @@ export function createGraphQLHandler(
         !("data" in result)
       ? 400
       : 200;
-    return new Response(JSON.stringify(result), {
-      status,
-      headers: { "content-type": contentType },
-    });
+    const body = JSON.stringify(result);
+    if (cacheResponses && readOnly && !result.errors?.length && !request.signal.aborted) {
+      responses.set(graph, schema, key, { status, contentType, body });
+    }
+    return new Response(body, { status, headers: { "content-type": contentType } });
   };
 }
+
+/** Answers of read-only queries, per graph snapshot and schema. */
+const responses = new ResponseCache();
 
 /** `application/json` unless the client asks only for the newer GraphQL-over-HTTP type. */
 function responseType(accept: string | null): string {
@@ -155,7 +180,8 @@ const JSON_TYPES = new Set(["application/json", "application/graphql-response+js
 
 async function readRequest(request: Request, maxBodyBytes: number): Promise<ParsedRequest> {
   if (request.method === "GET") {
-    const params = new URL(request.url).searchParams;
+    const url = new URL(request.url);
+    const params = url.searchParams;
     const query = params.get("query");
     if (query === null || query === "") throw new BadRequest(400, "missing 'query' parameter");
     const extensionsText = params.get("extensions");
@@ -180,6 +206,7 @@ async function readRequest(request: Request, maxBodyBytes: number): Promise<Pars
       }
     }
     return {
+      key: `GET ${url.search}`,
       query,
       variables: checkVariables(variables),
       operationName: params.get("operationName") || null,
@@ -212,8 +239,10 @@ async function readRequest(request: Request, maxBodyBytes: number): Promise<Pars
     throw new BadRequest(413, `request body exceeds ${maxBodyBytes} bytes`);
   }
   let body: unknown;
+  let text: string;
   try {
-    body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    body = JSON.parse(text);
   } catch (e) {
     throw new BadRequest(400, `request body is not valid JSON: ${(e as Error).message}`);
   }
@@ -234,6 +263,7 @@ async function readRequest(request: Request, maxBodyBytes: number): Promise<Pars
     throw new BadRequest(400, "'operationName' must be a string");
   }
   return {
+    key: `POST ${text}`,
     query,
     variables: checkVariables(variables ?? null),
     operationName: (operationName as string | null | undefined) ?? null,
