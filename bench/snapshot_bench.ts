@@ -39,7 +39,7 @@ for (const n of sizes) {
   const builds: number[] = [];
   const encodes: number[] = [];
   const decodes: number[] = [];
-  let bytes = new Uint8Array();
+  let bytes: Uint8Array = new Uint8Array();
   let relations = 0;
   for (let run = 0; run < 3; run++) {
     const engine = new GraphEngine({
@@ -72,7 +72,7 @@ try {
   Deno.statSync(corpus);
   const builds: number[] = [];
   const decodes: number[] = [];
-  let bytes = new Uint8Array();
+  let bytes: Uint8Array = new Uint8Array();
   let resources = 0;
   for (let run = 0; run < 3; run++) {
     const engine = new GraphEngine({
