@@ -160,11 +160,17 @@ Deno.test("corpus aws_transit_hub through the CLI: fetched inputs feed the build
   try {
     await Deno.remove(`${dir}/input/aws_region_endpoint.json`);
     await Deno.remove(`${dir}/input/aws_service_index.json`);
+    // The corpus declares GitHub dependencies these machines cannot fetch (issue 11); --offline
+    // would also stop the generators, so the copy leaves the dependencies out.
+    const manifest = await Deno.readTextFile(`${dir}/module.toml`);
+    await Deno.writeTextFile(
+      `${dir}/module.toml`,
+      manifest.replace(/^\[dependencies\]\n(?:[^[\n][^\n]*\n|\n)*/m, ""),
+    );
     const run = (args: string[]) =>
       new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", `${root}cli.ts`, "--data-dir", dir, ...args],
-        // The corpus declares GitHub dependencies these machines cannot fetch (issue 11).
-        env: { GEN_BASE: srv.base, GRAPHSVC_OFFLINE: "1" },
+        env: { GEN_BASE: srv.base },
         stdout: "piped",
         stderr: "piped",
       }).output();
