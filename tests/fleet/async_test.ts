@@ -67,7 +67,12 @@ Deno.test({
       const onBranch = /^h5,linux,(.*)$/m.exec(kept)?.[1];
       // Neither acknowledged value is lost: one is on main, the other on the conflict branch.
       assertEquals([onMain, onBranch].sort(), ["from-a", "from-b"]);
-      const logs = a.stderr() + b.stderr();
+      // The primary logs the branch after pushing it: the line may trail the push a little.
+      let logs = a.stderr() + b.stderr();
+      for (let i = 0; i < 100 && !logs.includes(conflict); i++) {
+        await new Promise((res) => setTimeout(res, 100));
+        logs = a.stderr() + b.stderr();
+      }
       assert(logs.includes(conflict), logs);
     } finally {
       await Promise.all([a.stop(), b.stop(), r.stop()]);
