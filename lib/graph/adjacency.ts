@@ -57,6 +57,34 @@ export class Adjacency<T> {
     return out;
   }
 
+  /**
+   * Packed lists given as CSR arrays: the list of resource `id` is `ids[offsets[id]..offsets[id
+   * + 1])` (relation ids in creation order). The arrays are taken over and must not change.
+   *
+   * @example
+   * ```ts
+   * import { Adjacency } from "./adjacency.ts";
+   * const relations = [{ id: 0 }, { id: 1 }];
+   * const a = Adjacency.packed((id) => relations[id], Int32Array.of(0, 0, 2), Int32Array.of(0, 1));
+   * console.log(a.get(1).map((r) => r.id)); // [0, 1]
+   * ```
+   */
+  static packed<U>(byId: (id: number) => U, offsets: Int32Array, ids: Int32Array): Adjacency<U> {
+    const out = new Adjacency<U>(byId);
+    out.#offsets = offsets;
+    out.#ids = ids;
+    out.#head = out.#next = out.#count = new Int32Array(0);
+    return out;
+  }
+
+  /** Packed: the relation ids of the list of `id` (a view, not a copy). Throws when not packed. */
+  idsOf(id: number): Int32Array {
+    const offsets = this.#offsets;
+    if (!offsets) throw new Error("Adjacency.idsOf: the lists are not packed");
+    if (id + 1 >= offsets.length) return new Int32Array(0);
+    return this.#ids!.subarray(offsets[id], offsets[id + 1]);
+  }
+
   /** Appends relation `relationId` to the list of resource `id`; returns the new length. */
   add(id: number, relationId: number): number {
     if (id >= this.#head.length) {

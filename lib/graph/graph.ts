@@ -208,6 +208,201 @@ export class Graph {
   }
 
   /**
+   * A sealed graph equal to what building this one again would give with runs of resources
+   * replaced (rows added to or removed from asset files, issue 25): the resources keep this
+   * graph's order with each {@link GraphSplice}'s new resources in place of the replaced ones
+   * (ids renumbered), every relation of a kept resource is kept (retargeted by name when its
+   * target was replaced), and each new resource is linked as `linksOf` says, relation ids in the
+   * order of their sources — the order auto-linking creates them in. Valid only for a graph whose
+   * relations all came from auto-linking (none with properties, none removed), which this checks;
+   * the reason is returned when it does not hold or a relation would lose its target. Costs
+   * typed-array passes over the relations and a new object per moved resource, not a rebuild.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "./graph.ts";
+   * const g = new Graph();
+   * const a = g.upsertResource("host", "a", { zone: "z" });
+   * g.upsertRelation(a, "zone", g.upsertResource("zone", "z"));
+   * g.seal();
+   * const s = g.spliced(
+   *   [{ type: "host", at: 1, removed: 0, added: [{ name: "b", properties: { name: "", zone: "z" } }] }],
+   *   (r, find) => [["zone", find("zone", String(r.properties.zone))!]],
+   * ) as Graph;
+   * console.log(s.resourcesOf("host").map((r) => r.name), s.getResource("zone", "z")?.id); // ["a", "b"] 2
+   * console.log(s.incoming(s.getResource("zone", "z")!).map((r) => r.source.name)); // ["a", "b"]
+   * ```
+   */
+  spliced(
+    splices: readonly GraphSplice[],
+    linksOf: (
+      resource: Resource,
+      find: (type: string, name: string) => Resource | undefined,
+    ) => (readonly [label: string, target: Resource])[] | string,
+  ): Graph | string {
+    if (!this.#sealed) throw new GraphError("only a sealed graph can be spliced");
+    if (this.#removed.size > 0) return "the graph has removed resources";
+    for (const r of this.#relations) {
+      if (r !== undefined && r.properties !== NO_PROPERTIES) return "relations have properties";
+    }
+    if (this.#relationCount !== this.#relationIds) return "relations were removed";
+    const old = this.#resources;
+    const n = old.length;
+    const oldToNew = new Int32Array(n).fill(-1);
+    const newToOld: number[] = [];
+    const resources: MutableResource[] = [];
+    const changedTypes = new Set<string>();
+    let cursor = 0;
+    const keep = (upTo: number) => {
+      for (; cursor < upTo; cursor++) {
+        const r = old[cursor];
+        const id = resources.length;
+        oldToNew[cursor] = id;
+        newToOld.push(cursor);
+        resources.push(
+          id === r.id ? r : { id, type: r.type, name: r.name, properties: r.properties },
+        );
+      }
+    };
+    for (const s of [...splices].sort((a, b) => a.at - b.at)) {
+      if (s.at < cursor || s.removed < 0 || s.at + s.removed > n) {
+        throw new GraphError("spliced: runs overlap or lie outside the graph");
+      }
+      keep(s.at);
+      for (let i = s.at; i < s.at + s.removed; i++) {
+        if (old[i].type !== s.type) throw new GraphError("spliced: a run of another type");
+      }
+      cursor = s.at + s.removed;
+      const type = this.#bucket(s.type).type;
+      for (const a of s.added) {
+        a.properties.name = a.name;
+        newToOld.push(-1);
+        resources.push({ id: resources.length, type, name: a.name, properties: a.properties });
+      }
+      changedTypes.add(type);
+    }
+    keep(n);
+    const out = new Graph();
+    // Name indexes: rebuilt for the spliced types, renumbered where ids moved, else shared.
+    const byTypeLists = new Map<string, MutableResource[]>();
+    for (const type of changedTypes) byTypeLists.set(type, []);
+    for (const r of resources) byTypeLists.get(r.type)?.push(r);
+    for (const [type, bucket] of this.#byType) {
+      const list = byTypeLists.get(type);
+      if (list) {
+        const byName = new NameIndex<MutableResource>();
+        for (const r of list) {
+          if (byName.get(r.name)) throw new GraphError(`spliced: '${r.name}' twice in ${type}`);
+          byName.add(r);
+        }
+        byName.compact();
+        out.#byType.set(type, { type, byName });
+        continue;
+      }
+      const values = bucket.byName.values();
+      let moved = false;
+      for (let k = 0; k < values.length; k++) {
+        const now = resources[oldToNew[values[k].id]];
+        if (now !== values[k]) moved = true;
+        values[k] = now;
+      }
+      out.#byType.set(type, moved ? { type, byName: bucket.byName.renumbered(values) } : bucket);
+    }
+    const find = (type: string, name: string) => out.#byType.get(type)?.byName.get(name);
+    // Relations in the order of their sources; labels numbered in first-use order.
+    let capacity = this.#relationIds + 64;
+    let sources = new Int32Array(capacity);
+    let targets = new Int32Array(capacity);
+    let labelsOf = new Int32Array(capacity);
+    const labels: string[] = [];
+    const labelNumbers = new Map<string, number>();
+    let lastLabel = "";
+    let lastNumber = -1;
+    const oldLabels = this.#labels;
+    const outOffsets = new Int32Array(resources.length + 1);
+    let count = 0;
+    const add = (source: number, label: string, target: number) => {
+      if (count === capacity) {
+        capacity *= 2;
+        sources = grown(sources, capacity - 1);
+        targets = grown(targets, capacity - 1);
+        labelsOf = grown(labelsOf, capacity - 1);
+      }
+      if (label !== lastLabel || lastNumber < 0) {
+        let number = labelNumbers.get(label);
+        if (number === undefined) {
+          number = labels.length;
+          labels.push(label);
+          labelNumbers.set(label, number);
+        }
+        lastLabel = label;
+        lastNumber = number;
+      }
+      sources[count] = source;
+      targets[count] = target;
+      labelsOf[count] = lastNumber;
+      count++;
+    };
+    for (let id = 0; id < resources.length; id++) {
+      outOffsets[id] = count;
+      const before = newToOld[id];
+      if (before >= 0) {
+        for (const relation of this.#out.idsOf(before)) {
+          const oldTarget = this.#relationTargets[relation];
+          let target = oldToNew[oldTarget];
+          if (target < 0) {
+            const t = old[oldTarget];
+            const again = find(t.type, t.name);
+            if (again === undefined) {
+              return `${old[before].type} '${
+                old[before].name
+              }' names ${t.type} '${t.name}', which is gone`;
+            }
+            target = again.id;
+          }
+          add(id, oldLabels[this.#relationLabels[relation]], target);
+        }
+        continue;
+      }
+      const links = linksOf(resources[id], find);
+      if (typeof links === "string") return links;
+      const start = count;
+      for (const [label, target] of links) {
+        if (label === "") throw new GraphError("relation type must not be empty");
+        let twin = false;
+        for (let k = start; k < count && !twin; k++) {
+          twin = targets[k] === target.id && labels[labelsOf[k]] === label;
+        }
+        if (!twin) add(id, label, target.id);
+      }
+    }
+    outOffsets[resources.length] = count;
+    const outIds = new Int32Array(count);
+    for (let k = 0; k < count; k++) outIds[k] = k;
+    const inOffsets = new Int32Array(resources.length + 1);
+    for (let k = 0; k < count; k++) inOffsets[targets[k] + 1]++;
+    for (let id = 0; id < resources.length; id++) inOffsets[id + 1] += inOffsets[id];
+    const fill = inOffsets.slice(0, resources.length);
+    const inIds = new Int32Array(count);
+    for (let k = 0; k < count; k++) inIds[fill[targets[k]]++] = k;
+    out.#labels = labels;
+    out.#labelNumbers = labelNumbers;
+    out.#lastLabel = lastNumber;
+    out.#resources = resources;
+    out.#relationSources = sources.slice(0, count);
+    out.#relationTargets = targets.slice(0, count);
+    out.#relationLabels = labelsOf.slice(0, count);
+    out.#relationIds = count;
+    out.#relationCount = count;
+    out.#out = Adjacency.packed((id) => out.#relation(id), outOffsets, outIds);
+    out.#in = Adjacency.packed((id) => out.#relation(id), inOffsets, inIds);
+    out.#clock = this.#clock + 1;
+    out.#versions = new Array<number>(resources.length).fill(out.#clock);
+    out.#sealed = true;
+    return out;
+  }
+
+  /**
    * For a graph made by {@link Graph.derive}: the graph it was derived from — while something
    * else still holds it (a derived graph does not keep its origin alive) — and the ids of the
    * resources whose properties differ. Readers use it to carry per-snapshot caches over.
@@ -715,6 +910,22 @@ export class Graph {
   toJSON(): GraphJson {
     return graphToJson(this);
   }
+}
+
+/**
+ * One run of resources replaced by {@link Graph.spliced}: the resources with ids
+ * `[at, at + removed)` (all of `type`) give way to `added`, whose property objects the graph
+ * takes over (`name` first; it is set to the name).
+ */
+export interface GraphSplice {
+  /** Type of the replaced resources and of the new ones. */
+  type: string;
+  /** Id of the first replaced resource, or where the new ones go when none is replaced. */
+  at: number;
+  /** Number of replaced resources. */
+  removed: number;
+  /** The new resources, in order. */
+  added: { name: string; properties: Properties }[];
 }
 
 /** Shared (frozen) properties of relations that have none yet; replaced on first write. */

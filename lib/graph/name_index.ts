@@ -191,6 +191,44 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
     return out;
   }
 
+  /**
+   * A table with the same names in the same places whose values are `values` (the values of
+   * {@link values}, in that order, each with the same name, the id free to differ): only the
+   * values and their ids are copied. For a snapshot whose resources moved to other ids (rows
+   * added or removed before them); neither table may change afterwards.
+   *
+   * @example
+   * ```ts
+   * import { NameIndex } from "./name_index.ts";
+   * const a = new NameIndex<{ name: string; id: number }>();
+   * a.add({ name: "x", id: 0 });
+   * const b = a.renumbered([{ name: "x", id: 5 }]);
+   * console.log(a.get("x")?.id, b.get("x")?.id, b.idAt(b.find("x"))); // 0 5 5
+   * ```
+   */
+  renumbered(values: readonly V[]): NameIndex<V> {
+    if (this.#size !== this.#entries.length || values.length !== this.#size) {
+      throw new Error("renumbered: the table must hold exactly the given values");
+    }
+    const ids = new Int32Array(this.#ids.length);
+    for (let at = 0; at < values.length; at++) {
+      if (values[at].name !== this.#names[at]) throw new Error("renumbered: names differ");
+      ids[at] = values[at].id;
+    }
+    const out = new NameIndex<V>();
+    out.#slots = this.#slots;
+    out.#entries = values.slice();
+    out.#names = this.#names;
+    out.#ids = ids;
+    out.#hashes = this.#hashes;
+    out.#chars = this.#chars;
+    out.#starts = this.#starts;
+    out.#size = this.#size;
+    out.#seed = this.#seed;
+    out.#reseeds = this.#reseeds;
+    return out;
+  }
+
   /** Shrinks the storage to the values held (for a table that no longer grows). */
   compact(): void {
     if (this.#size < this.#entries.length) {

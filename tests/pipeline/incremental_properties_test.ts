@@ -51,7 +51,7 @@ Deno.test("A15–A18 a property-only edit derives the graph; it equals a full bu
   assert(first.result.graph.getResource("host", "web-2") !== web2);
 });
 
-Deno.test("A15–A18 a changed relation column is not a property-only edit (the asset phase is replayed)", () => {
+Deno.test("A15–A18 a changed relation column is not a property-only edit (the row is spliced in again)", () => {
   const builder = new IncrementalBuilder();
   builder.build(
     sources({ "assets/host.csv": hosts("web-2,81,net-a"), "assets/network.csv": NETS }),
@@ -59,7 +59,8 @@ Deno.test("A15–A18 a changed relation column is not a property-only edit (the 
   );
   const next = sources({ "assets/host.csv": hosts("web-2,81,net-b"), "assets/network.csv": NETS });
   const second = builder.build(next, OPTIONS);
-  assertEquals(second.mode, "assets", second.reason);
+  // The row is replaced and relinked (row_splice.ts), not derived.
+  assertEquals(second.mode, "rows", second.reason);
   assertEquals(second.result.graph.toJSON(), buildGraph(next, OPTIONS).graph.toJSON());
 });
 

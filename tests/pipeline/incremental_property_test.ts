@@ -34,7 +34,8 @@ function step(
   if (!fullsToo && inc.mode === "full") return inc.mode;
   const full = buildGraph(sources, OPTIONS);
   assertEquals(dump(inc.result), dump(full), `${label} (${inc.mode}: ${inc.reason})`);
-  if (inc.reason.includes("links replayed")) linkReplays++;
+  // Links made incrementally: replayed (link_replay.ts) or spliced with the rows (row_splice.ts).
+  if (inc.reason.includes("links replayed") || inc.mode === "rows") linkReplays++;
   if (inc.reason.includes("no rule reads or writes")) ruleDerived++;
   return inc.mode;
 }
@@ -315,6 +316,8 @@ Deno.test("incremental builds equal full builds after every random edit (issue 1
   ok((modes.get("assets") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
   ok((modes.get("reuse") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
   ok((modes.get("properties") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
+  // Row additions and removals were spliced in (issue 25).
+  ok((modes.get("rows") ?? 0) > 0, `modes: ${JSON.stringify([...modes])}`);
   // Property changes were derived in workspaces with rule files too (fields no rule reads).
   ok(ruleDerived > 0, `modes: ${JSON.stringify([...modes])}`);
   // Same-key edits mostly take the `properties` path here; link replays are exercised (and
@@ -345,7 +348,8 @@ Deno.test("incremental builds of a bigger file: edits in the middle, at both end
     edit();
     modes.push(step(builder, sources(), label));
   }
-  ok(modes.filter((m) => m === "assets").length >= 5, modes.join(" "));
+  ok(modes.filter((m) => m === "assets" || m === "rows").length >= 5, modes.join(" "));
+  ok(modes.includes("rows"), modes.join(" "));
   ok(linkReplays > 0, "no build replayed auto-linking");
 });
 

@@ -269,7 +269,7 @@ Deno.test("MP31 a value the declaration refuses, or an empty required column, is
   }
 });
 
-Deno.test("A14 a declared key template is rendered for the changed rows (keys kept: derived; keys changed: replayed)", () => {
+Deno.test("A14 a declared key template is rendered for the changed rows (keys kept: derived; keys changed: spliced)", () => {
   const manifest = `[assets."host.csv"]
 name_template = "{{ env }}-{{ name }}"
 [assets."host.csv".columns.port]
@@ -279,7 +279,7 @@ type = "integer"
   assertEquals(modeOfChange(base, "assets/host.csv", PORTS, portsAfter), "properties");
   assertEquals(
     modeOfChange(base, "assets/host.csv", PORTS, PORTS.replace("web-2,dev", "web-2,qa")),
-    "assets",
+    "rows",
   );
   // A template whose value does not follow from the row is a full build.
   const impure = manifest.replace("{{ env }}-{{ name }}", "{{ name }}-{{ get_random(end=2) }}");

@@ -23,8 +23,17 @@ function naiveRowDelta(
   oldText: string,
   newText: string,
 ): Omit<RowDelta, "rows"> | undefined {
+  // No line break inside quotes (each quote character toggles), none left open at the end.
+  const quotesWithinLines = (t: string) => {
+    let quoted = false;
+    for (const c of t) {
+      if (c === '"') quoted = !quoted;
+      else if (c === "\n" && quoted) return false;
+    }
+    return !quoted;
+  };
   const simple = (t: string) =>
-    !t.includes('"') && !t.includes("\r") && !t.includes("\n\n") && t[0] !== "\n" &&
+    quotesWithinLines(t) && !t.includes("\r") && !t.includes("\n\n") && t[0] !== "\n" &&
     !(t.charCodeAt(0) === 0xfeff && t[1] === "\n");
   if (!simple(oldText) || !simple(newText)) return undefined;
   const headerEnd = oldText.indexOf("\n");
@@ -57,12 +66,18 @@ function naiveRowDelta(
   };
 }
 
-const cell = fc.stringMatching(/^[a-c1-3 ]{0,3}$/);
+const cell = fc.oneof(
+  { weight: 6, arbitrary: fc.stringMatching(/^[a-c1-3 ]{0,3}$/) },
+  fc.constantFrom('"a, b"', '"q""x"', '""', '"a'),
+);
 const row = fc.array(cell, { minLength: 2, maxLength: 2 }).map((c) => c.join(","));
 const rows = fc.array(row, { maxLength: 40 });
 /** Rows that sometimes break the simple shape (a quote, a blank line, a carriage return). */
 const oddRows = fc.array(
-  fc.oneof({ weight: 8, arbitrary: row }, fc.constantFrom("", 'q"x,1', "r\r,2")),
+  fc.oneof(
+    { weight: 8, arbitrary: row },
+    fc.constantFrom("", 'q"x,1', "r\r,2", '"open', 'close",3', '"a,b",4'),
+  ),
   { maxLength: 40 },
 );
 
@@ -137,4 +152,12 @@ Deno.test("rowDelta from known row offsets equals rowDelta from scratch along ra
     ),
     { numRuns: 300 },
   );
+});
+
+Deno.test("rowDelta: quoted fields on one line split by rows, a line break inside quotes does not", () => {
+  const before = 'name,t\na,"x, y"\nb,"z"\nc,w\n';
+  const d = rowDelta(before, 'name,t\na,"x, y"\nb,"z, q"\nc,w\n')!;
+  assertEquals([d.prefixRows, d.suffixRows, d.newMiddle], [1, 1, 'b,"z, q"\n']);
+  assertEquals(rowDelta(before, 'name,t\na,"x, y"\nb,"z\nq"\nc,w\n'), undefined);
+  assertEquals(rowDelta('name,t\na,"x\ny"\nc,w\n', 'name,t\na,"x\ny"\nc,v\n'), undefined);
 });

@@ -13,6 +13,9 @@
  *   compliance, output) — no rule can read or write the changed fields (`rule_reach.ts`): the new
  *   graph is derived from the previous one (`Graph.derive`, `property_changes.ts`), sharing
  *   everything but the changed resources — the cost of the change, not of the graph;
+ * - `rows`: only asset CSVs differ, in a workspace without rule files, and the change adds,
+ *   removes or replaces rows whose names all resolve → the changed rows are spliced into the
+ *   previous graph (`row_splice.ts`), without replaying the asset phase;
  * - `assets`: only asset CSVs differ, in a workspace without rule files → the asset phase is
  *   replayed from the previous graph with only the changed rows converted afresh
  *   ({@link replayAssetSteps}), and auto-linking runs (or is replayed) over the new graph;
@@ -37,17 +40,18 @@ import { planAssetReplay, replayAssetSteps } from "./asset_replay.ts";
 import { LinkReplay } from "./link_replay.ts";
 import { fieldReachOf, RuleReach, ruleReachOf } from "./rule_reach.ts";
 import { linksReplayable, propertyChanges } from "./property_changes.ts";
+import { spliceRows } from "./row_splice.ts";
 import type { KnownRows } from "./text_delta.ts";
 import type { TemplateRenderer } from "../context.ts";
 
 /** How a build was made: see the module documentation. */
-export type BuildMode = "full" | "reuse" | "assets" | "properties";
+export type BuildMode = "full" | "reuse" | "assets" | "properties" | "rows";
 
 /** A build result and how it was made. */
 export interface IncrementalBuild {
   /** The result, equal to what a full build of the same sources gives. */
   result: BuildResult;
-  /** `full`, `reuse` or `assets`. */
+  /** `full`, `reuse`, `assets`, `properties` or `rows`. */
   mode: BuildMode;
   /** Why a full build was needed, or what was replayed. */
   reason: string;
@@ -209,6 +213,14 @@ export class IncrementalBuilder {
         mode: "properties",
         reason: `${changed} changed: ${changes.properties.size} resource(s) derived` +
           (plan.rules !== undefined ? "; no rule reads or writes the changed fields" : ""),
+      };
+    }
+    const spliced = plan.rules === undefined ? spliceRows(prev.result, replay.blocks) : undefined;
+    if (spliced !== undefined && typeof spliced !== "string") {
+      return {
+        result: spliced,
+        mode: "rows",
+        reason: `${changed} changed: ${replay.freshRows} row(s) spliced in`,
       };
     }
     const fresh = new Set<number>();

@@ -2,10 +2,10 @@
  * Where two versions of a CSV text differ, in whole rows: the rows before the change and the rows
  * after it are the same in both versions, only a middle part needs parsing again.
  *
- * Only texts in a simple shape are split this way (no quote character, no carriage return, no
- * blank line, no blank first line): there every non-empty line after the header is exactly one
- * row, so rows can be counted by line breaks without running the CSV scanner. Anything else is
- * `undefined` and the caller parses the whole text.
+ * Only texts in a simple shape are split this way (no line break inside a quoted field, no
+ * carriage return, no blank line, no blank first line): there every non-empty line after the
+ * header is exactly one row, so rows can be counted by line breaks without running the CSV
+ * scanner. Anything else is `undefined` and the caller parses the whole text.
  *
  * @module
  */
@@ -42,12 +42,29 @@ const LF = 10;
 
 /**
  * True when every non-empty line after the first is one CSV row and no line is blank (`whole`:
- * `text` is a whole file, whose start must not be a blank line either).
+ * `text` is a whole file, whose start must not be a blank line either; else `text` starts
+ * outside quotes and must end outside them).
  */
 function simpleShape(text: string, whole = true): boolean {
-  return text.indexOf('"') < 0 && text.indexOf("\r") < 0 && text.indexOf("\n\n") < 0 &&
+  return text.indexOf("\r") < 0 && text.indexOf("\n\n") < 0 && quotesWithinLines(text) &&
     (!whole ||
       (text.charCodeAt(0) !== LF && !(text.charCodeAt(0) === 0xfeff && text.charCodeAt(1) === LF)));
+}
+
+/**
+ * True when no line break lies between an opening quote and its closing one: with quotes paired
+ * in order (an escaped `""` is a closing and an opening quote at once, which keeps the parity),
+ * every quoted field then ends on the line it starts, and the text ends outside quotes.
+ */
+function quotesWithinLines(text: string): boolean {
+  for (let open = text.indexOf('"'); open >= 0;) {
+    const close = text.indexOf('"', open + 1);
+    if (close < 0) return false;
+    const br = text.indexOf("\n", open + 1);
+    if (br >= 0 && br < close) return false;
+    open = text.indexOf('"', close + 1);
+  }
+  return true;
 }
 
 /** Chunks compared at once: slices of flat strings share their characters (no copy). */
@@ -150,7 +167,13 @@ export function rowDelta(
   const middleEnd = lenB - suffixLen;
   // The new text is of the simple shape when the old one is and its new middle (with the line
   // breaks around it, where a blank line could appear) is.
-  if (!simpleShape(newText.slice(cut - 1, Math.min(lenB, middleEnd + 1)), false)) {
+  if (
+    !simpleShape(
+      newText.slice(cut - 1, Math.min(lenB, middleEnd + 1)).replaceAll('"', ""),
+      false,
+    ) ||
+    !quotesWithinLines(newText.slice(cut, middleEnd))
+  ) {
     return undefined;
   }
   const prefixRows = lowerBound(starts, cut);
