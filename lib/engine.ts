@@ -151,6 +151,11 @@ export type GenerationWait =
 /** Lines of one build kept for clients that join the build stream late. */
 const MAX_LOG_LINES = 10_000;
 
+/** The `error` of a build status: how many errors, and the first. */
+function errorSummary(errors: readonly BuildIssue[]): string {
+  return `${errors.length} error(s); first: ${formatIssue(errors[0])}`;
+}
+
 function emptySnapshot(): Snapshot {
   const graph = new Graph();
   graph.seal();
@@ -227,9 +232,7 @@ export class GraphEngine {
         status: errors.length > 0 ? "degraded" : "ok",
         startedAt: loaded.builtAt,
         finishedAt: loaded.builtAt,
-        error: errors.length > 0
-          ? `${errors.length} error(s); first: ${formatIssue(errors[0])}`
-          : null,
+        error: errors.length > 0 ? errorSummary(errors) : null,
         errorCount: errors.length,
         issues: loaded.issues,
       };
@@ -578,7 +581,7 @@ export class GraphEngine {
         status: result.outcome,
         startedAt,
         finishedAt,
-        error: result.ok ? null : `${errors.length} error(s); first: ${formatIssue(errors[0])}`,
+        error: result.ok ? null : errorSummary(errors),
         errorCount: errors.length,
         issues: result.issues,
       };

@@ -16,6 +16,7 @@
  */
 import { gzip } from "fflate";
 import { DenoFsWorkspace } from "../deno.ts";
+import { toBase64 } from "../lib/actions/seal.ts";
 
 /** Sizes of a bundle in bytes. */
 export interface BundleSizes {
@@ -52,15 +53,11 @@ export async function bundleEdgeWorker(
   );
   await bundle(root, entry, `${outDir}/worker.js`);
   if (snapshot) {
-    let binary = "";
-    for (let i = 0; i < snapshot.length; i += 0x8000) {
-      binary += String.fromCharCode(...snapshot.subarray(i, i + 0x8000));
-    }
     await Deno.writeTextFile(
       entry,
       `import { snapshotWorker } from ${JSON.stringify(worker)};
 ` +
-        `export default snapshotWorker(${JSON.stringify(btoa(binary))});
+        `export default snapshotWorker(${JSON.stringify(toBase64(snapshot))});
 `,
     );
     await bundle(root, entry, `${outDir}/snapshot-worker.js`);
