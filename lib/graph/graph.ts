@@ -144,13 +144,43 @@ export class Graph {
    * ```
    */
   derive(changes: ReadonlyMap<number, Properties>): Graph {
+    const steps = this.deriveSteps(changes);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * {@link Graph.derive} as resumable steps: pauses (`yield`) every few thousand resources or
+   * relations, so that deriving from a change of every resource runs in time slices
+   * (`pipeline/slicing.ts`). Neither graph is visible half-made: the result is returned at the end.
+   *
+   * @example
+   * ```ts
+   * import { Graph } from "./graph.ts";
+   * const g = new Graph();
+   * const a = g.upsertResource("host", "a", { port: "80" });
+   * g.seal();
+   * const steps = g.deriveSteps(new Map([[a.id, { name: "a", port: "81" }]]));
+   * let step = steps.next();
+   * while (!step.done) step = steps.next();
+   * console.log(step.value.getResource("host", "a")?.properties.port); // 81
+   * ```
+   */
+  *deriveSteps(changes: ReadonlyMap<number, Properties>): Generator<void, Graph, undefined> {
     if (!this.#sealed) throw new GraphError("only a sealed graph can be derived");
     const out = new Graph();
     const resources = this.#resources.slice();
     const versions = this.#versions.slice();
     const clock = this.#clock + 1;
     const changedByType = new Map<string, Resource[]>();
+    let tick = 0;
     for (const [id, properties] of changes) {
+      if (++tick === DERIVE_PER_STEP) {
+        tick = 0;
+        yield;
+      }
       const old = resources[id];
       if (old === undefined || this.#removed.has(id)) {
         throw new GraphError(`derive: no resource with id ${id}`);
@@ -167,6 +197,7 @@ export class Graph {
     }
     for (const [type, bucket] of this.#byType) {
       const changed = changedByType.get(type);
+      if (changed) yield;
       out.#byType.set(
         type,
         changed ? { type, byName: bucket.byName.replacing(changed) } : bucket,
@@ -185,6 +216,7 @@ export class Graph {
     // (read-only) property objects of those that have some.
     const relations: (MutableRelation | undefined)[] = [];
     for (let id = 0; id < this.#relations.length; id++) {
+      if (id % (DERIVE_PER_STEP * 8) === 0) yield;
       const r = this.#relations[id];
       if (r === undefined || r.properties === NO_PROPERTIES) continue;
       relations[id] = {
@@ -927,6 +959,9 @@ export interface GraphSplice {
   /** The new resources, in order. */
   added: { name: string; properties: Properties }[];
 }
+
+/** Changed resources taken by {@link Graph.deriveSteps} between two pause points. */
+const DERIVE_PER_STEP = 2048;
 
 /** Shared (frozen) properties of relations that have none yet; replaced on first write. */
 const NO_PROPERTIES: Properties = Object.freeze({}) as Properties;

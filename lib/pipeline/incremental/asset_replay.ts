@@ -8,7 +8,7 @@
  * @module
  */
 import type { Graph, Properties, Resource } from "../../graph/graph.ts";
-import { parseCsv } from "../../formats/csv.ts";
+import { parseCsvSteps } from "../../formats/csv.ts";
 import { ParseError } from "../../formats/errors.ts";
 import { filesIn, type SourceFile, type SourceSet } from "../../workspace/sources.ts";
 import {
@@ -25,7 +25,7 @@ import { isEmptyValue, loadedCell } from "../cell_values.ts";
 import type { AssetDeclaration } from "../../workspace/manifest.ts";
 import type { PhaseContext } from "../context.ts";
 import type { BuildResult } from "../build.ts";
-import type { Steps } from "../slicing.ts";
+import { runSteps, type Steps } from "../slicing.ts";
 import { type KnownRows, middleRows, rowDelta } from "./text_delta.ts";
 
 /** One row of a changed file as the replay loads it. */
@@ -81,6 +81,10 @@ export type AssetReplayPlan =
  * every new row has a non-empty key no other row has and values its declaration accepts (no
  * issue to report), and the file has rows before and after (so the set of types stays the same).
  *
+ * `oldRows`: parse the rows the change replaces too (`ChangedBlock.oldMiddle`, which
+ * `propertyChanges` needs in a workspace with rule files); without them, the replaced rows are
+ * only counted and their names taken from the previous resources they loaded as.
+ *
  * @example
  * ```ts ignore
  * const plan = planAssetReplay(prev, prevSources, sources, changed);
@@ -94,13 +98,34 @@ export function planAssetReplay(
   changed: readonly string[],
   known: ReadonlyMap<string, KnownRows> = new Map(),
   templates?: () => TemplateRenderer,
+  oldRows = true,
 ): AssetReplayPlan {
+  return runSteps(
+    planAssetReplaySteps(prev, prevSources, sources, changed, known, templates, oldRows),
+  );
+}
+
+/**
+ * {@link planAssetReplay} as resumable steps (pausing while the changed texts are compared,
+ * parsed and converted, every few hundred rows), so that a change of every row of a big file
+ * is planned in time slices.
+ */
+export function* planAssetReplaySteps(
+  prev: BuildResult,
+  prevSources: SourceSet,
+  sources: SourceSet,
+  changed: readonly string[],
+  known: ReadonlyMap<string, KnownRows> = new Map(),
+  templates?: () => TemplateRenderer,
+  oldRows = true,
+): Steps<AssetReplayPlan> {
   const types = new Map<string, number>();
   for (const a of prev.assets) types.set(a.type, (types.get(a.type) ?? 0) + 1);
   const assetTypes = new Set(types.keys());
   const blocks = new Map<string, ChangedBlock>();
   let freshRows = 0;
   for (const relPath of changed) {
+    yield;
     const file = relPath.slice("assets/".length);
     const loaded = prev.assets.find((a) => a.file === file);
     if (!loaded) return { ok: false, reason: `${relPath} did not load in the previous build` };
@@ -145,7 +170,15 @@ export function planAssetReplay(
           `module.toml: assets."${declaration!.file}".name_template`,
         ),
     };
-    const block = changedBlock(shape, prev.graph, previous, oldText, newText, known.get(relPath));
+    const block = yield* changedBlock(
+      shape,
+      prev.graph,
+      previous,
+      oldText,
+      newText,
+      known.get(relPath),
+      oldRows,
+    );
     if (typeof block === "string") return { ok: false, reason: block };
     if (block.block.rowCount === 0 || previous.length === 0) {
       return { ok: false, reason: `${relPath} has no rows before or after the change` };
@@ -172,40 +205,57 @@ interface RowShape {
 /** Template functions whose value does not follow from the row (time, chance, evaluation order). */
 const IMPURE = /\b(?:now|get_random|counter)\s*\(/;
 
-/** The rows of a changed file, or why it cannot be replayed. */
-function changedBlock(
+/** Rows converted between two pause points. */
+const ROWS_PER_STEP = 256;
+
+/** The rows of a changed file, or why it cannot be replayed (see `oldRows` of the plan). */
+function* changedBlock(
   shape: RowShape,
   prevGraph: Graph,
   previous: readonly Resource[],
   oldText: string,
   newText: string,
   known: KnownRows | undefined,
-): { block: ChangedBlock; fresh: number } | string {
+  withOldRows: boolean,
+): Steps<{ block: ChangedBlock; fresh: number } | string> {
   const { relPath, type, header } = shape;
   const delta = rowDelta(oldText, newText, known);
   if (delta) {
     // Rows before and after the change are the previous resources, in order.
-    const oldMiddle = parseRows(delta.headerLine + "\n" + delta.oldMiddle, relPath);
-    const newMiddle = parseRows(delta.headerLine + "\n" + delta.newMiddle, relPath);
+    const oldCount = middleRows(delta.oldMiddle);
+    const oldMiddle = withOldRows
+      ? yield* parseRows(delta.headerLine + "\n" + delta.oldMiddle, relPath)
+      : undefined;
     if (typeof oldMiddle === "string") return oldMiddle;
+    const newMiddle = yield* parseRows(delta.headerLine + "\n" + delta.newMiddle, relPath);
     if (typeof newMiddle === "string") return newMiddle;
     if (
-      oldMiddle.rows.length !== middleRows(delta.oldMiddle) ||
+      (oldMiddle !== undefined && oldMiddle.rows.length !== oldCount) ||
       newMiddle.rows.length !== middleRows(delta.newMiddle) ||
-      delta.prefixRows + oldMiddle.rows.length + delta.suffixRows !== previous.length
+      delta.prefixRows + oldCount + delta.suffixRows !== previous.length
     ) {
       return `${relPath}: rows do not line up with the previous resources`;
     }
-    const oldRows: BlockRow[] = [];
-    for (const cells of oldMiddle.rows) {
-      const row = rowOf(cells, shape);
-      if (typeof row === "string") return row;
-      oldRows.push(row);
+    let oldRows: BlockRow[] | undefined;
+    const replaced = new Set<string>();
+    if (oldMiddle) {
+      oldRows = [];
+      for (const cells of oldMiddle.rows) {
+        if (oldRows.length % ROWS_PER_STEP === 0) yield;
+        const row = rowOf(cells, shape);
+        if (typeof row === "string") return row;
+        oldRows.push(row);
+        replaced.add(row.name);
+      }
+    } else {
+      // The replaced rows loaded as these previous resources (a clean load: one row each).
+      const to = delta.prefixRows + oldCount;
+      for (let i = delta.prefixRows; i < to; i++) replaced.add(previous[i].name);
     }
-    const replaced = new Set(oldRows.map((row) => row.name));
     const rows: BlockRow[] = [];
     const seen = new Set<string>();
     for (const cells of newMiddle.rows) {
+      if (rows.length % ROWS_PER_STEP === 0) yield;
       const row = rowOf(cells, shape);
       if (typeof row === "string") return row;
       // A new key must be unique: not twice in the middle, not one of the kept rows.
@@ -238,12 +288,13 @@ function changedBlock(
       fresh: newMiddle.rows.length,
     };
   }
-  const doc = parseRows(newText, relPath);
+  const doc = yield* parseRows(newText, relPath);
   if (typeof doc === "string") return doc;
   if (doc.header.join("\u0000") !== header.join("\u0000")) return `${relPath}: header changed`;
   const seen = new Set<string>();
   const rows: BlockRow[] = [];
   for (const cells of doc.rows) {
+    if (rows.length % ROWS_PER_STEP === 0) yield;
     const row = rowOf(cells, shape);
     if (typeof row === "string") return row;
     if (row.name === "" || seen.has(row.name)) return `${relPath}: empty or repeated key`;
@@ -287,9 +338,12 @@ export function blockRows(block: ChangedBlock): BlockRow[] {
 }
 
 /** Cells of every row of a clean CSV text, or why it is not clean. */
-function parseRows(text: string, relPath: string): { header: string[]; rows: string[][] } | string {
+function* parseRows(
+  text: string,
+  relPath: string,
+): Steps<{ header: string[]; rows: string[][] } | string> {
   try {
-    const doc = parseCsv(text, relPath);
+    const doc = yield* parseCsvSteps(text, relPath, ROWS_PER_STEP);
     if (doc.errors.length > 0) return `${relPath}: ${doc.errors[0].reason}`;
     return { header: doc.header, rows: doc.rows.map((r) => r.cells) };
   } catch (e) {

@@ -36,10 +36,10 @@ import {
   type SlicedBuildOptions,
 } from "../build.ts";
 import { runSteps, runStepsSliced, type Steps } from "../slicing.ts";
-import { planAssetReplay, replayAssetSteps } from "./asset_replay.ts";
+import { planAssetReplaySteps, replayAssetSteps } from "./asset_replay.ts";
 import { LinkReplay } from "./link_replay.ts";
 import { fieldReachOf, RuleReach, ruleReachOf } from "./rule_reach.ts";
-import { linksReplayable, propertyChanges } from "./property_changes.ts";
+import { linksReplayable, propertyChangesSteps } from "./property_changes.ts";
 import { spliceRows } from "./row_splice.ts";
 import type { KnownRows } from "./text_delta.ts";
 import type { TemplateRenderer } from "../context.ts";
@@ -173,13 +173,15 @@ export class IncrementalBuilder {
   ): Steps<IncrementalBuild> {
     const prev = this.#prev!;
     let templates: TemplateRenderer | undefined;
-    const replay = planAssetReplay(
+    // Sliced (every few hundred rows): a change of every row of big files plans for long.
+    const replay = yield* planAssetReplaySteps(
       prev.result,
       prev.sources,
       sources,
       plan.changed,
       prev.known,
       () => (templates ??= options.createTemplates(prev.result.params)),
+      plan.rules !== undefined,
     );
     if (!replay.ok) {
       return { result: yield* buildSteps(sources, options), mode: "full", reason: replay.reason };
@@ -187,7 +189,11 @@ export class IncrementalBuilder {
     for (const block of replay.blocks.values()) {
       if (block.knownRows) learned.set(block.path, block.knownRows);
     }
-    const changes = propertyChanges(prev.result, replay.blocks, plan.rules !== undefined);
+    const changes = yield* propertyChangesSteps(
+      prev.result,
+      replay.blocks,
+      plan.rules !== undefined,
+    );
     if (plan.rules !== undefined) {
       // With rule files, only changes of fields no rule reads or writes (rule_reach.ts).
       const why = changes
@@ -205,7 +211,7 @@ export class IncrementalBuilder {
     if (changes) {
       const result: BuildResult = {
         ...prev.result,
-        graph: prev.result.graph.derive(changes.properties),
+        graph: yield* prev.result.graph.deriveSteps(changes.properties),
         stats: { ...prev.result.stats, timings: {} },
       };
       return {

@@ -10,6 +10,7 @@
 import type { JsonValue, Properties } from "../../graph/graph.ts";
 import type { BuildResult } from "../build.ts";
 import type { ChangedBlock } from "./asset_replay.ts";
+import { runSteps, type Steps } from "../slicing.ts";
 
 /**
  * Whether auto-linking can be replayed (`link_replay.ts`): every changed file kept its keys in
@@ -47,6 +48,22 @@ export function propertyChanges(
   blocks: ReadonlyMap<string, ChangedBlock>,
   withRules: boolean,
 ): PropertyChanges | undefined {
+  return runSteps(propertyChangesSteps(prev, blocks, withRules));
+}
+
+/** Rows compared between two pause points. */
+const ROWS_PER_STEP = 512;
+
+/**
+ * {@link propertyChanges} as resumable steps (pausing every few hundred rows), for changes of
+ * every row of big files. Without rules, the fresh rows' property objects become the changed
+ * resources' properties (they are the replay's own, used for nothing else).
+ */
+export function* propertyChangesSteps(
+  prev: BuildResult,
+  blocks: ReadonlyMap<string, ChangedBlock>,
+  withRules: boolean,
+): Steps<PropertyChanges | undefined> {
   if (!linksReplayable(prev, blocks)) return undefined;
   const graph = prev.graph;
   const types = new Set(graph.types());
@@ -58,13 +75,21 @@ export function propertyChanges(
     fields.set(block.type, changedFields);
     const previous = block.previous;
     for (let i = block.freshFrom; i < block.freshTo; i++) {
+      if ((i - block.freshFrom) % ROWS_PER_STEP === 0) yield;
       const row = block.middle[i - block.freshFrom];
       if (!row.fresh) continue;
       const before = previous[i];
       const old = withRules ? block.oldMiddle![i - block.freshFrom].properties : before.properties;
-      for (const key of new Set([...Object.keys(row.properties), ...Object.keys(old)])) {
-        if (key === "name" || sameValue(row.properties[key], old[key])) continue;
+      const now = row.properties;
+      // Every key of either side, once: the new row's, then the old one's it lacks.
+      for (const key in now) {
+        if (key === "name" || sameValue(now[key], old[key])) continue;
         // A relation column (named after a type) changed: links change, not only properties.
+        if (key !== "original_name" && !key.startsWith("_") && types.has(key)) return undefined;
+        changedFields.add(key);
+      }
+      for (const key in old) {
+        if (key === "name" || key in now || sameValue(undefined, old[key])) continue;
         if (key !== "original_name" && !key.startsWith("_") && types.has(key)) return undefined;
         changedFields.add(key);
       }
@@ -72,11 +97,24 @@ export function propertyChanges(
         before.id,
         withRules
           ? mergedProperties(before.properties, old, row.properties, changedFields, row.name)
-          : assetProperties(row.properties, row.name),
+          : ownedProperties(row.properties, row.name),
       );
     }
   }
   return { properties, fields };
+}
+
+/**
+ * {@link assetProperties} without a copy when the row's object already has `name` first: the
+ * fresh row's properties (its arrays made for it) are the resource's then, with the key as name.
+ */
+function ownedProperties(row: Properties, name: string): Properties {
+  for (const first in row) {
+    if (first !== "name") break;
+    row.name = name;
+    return row;
+  }
+  return assetProperties(row, name);
 }
 
 /** Properties of a row as the replay makes them: `name` first, arrays copied, the key as name. */
@@ -119,6 +157,12 @@ function mergedProperties(
 
 function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    // Relation cells: lists of names, compared without serializing them.
+    let i = 0;
+    while (i < a.length && a[i] === b[i] && typeof a[i] !== "object") i++;
+    if (i === a.length) return true;
+  }
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null) &&
     (a === undefined) === (b === undefined);
 }
