@@ -13,6 +13,7 @@ import { Command, CommanderError, InvalidArgumentError } from "@commander-js/ext
 import { DenoFsWorkspace } from "./lib/workspace/deno_fs.ts";
 import type { LayerSource } from "./lib/workspace/sources.ts";
 import type { JsonValue } from "./lib/graph/graph.ts";
+import { graphToRescileJson } from "./lib/graph/rescile_json.ts";
 import { GraphEngine } from "./lib/engine.ts";
 import { createTemplateRenderer } from "./lib/pipeline/templates.ts";
 import { defaultPhases } from "./lib/pipeline/phases.ts";
@@ -689,6 +690,12 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
     )
     .addOption(
       envOption(
+        "--graph-format <format>",
+        "shape of --graph-json: graphsvc (nodes/edges) or rescile (the original's vertices/edges export)",
+      ).choices(["graphsvc", "rescile"]).default("graphsvc"),
+    )
+    .addOption(
+      envOption(
         "--output-dir <dir>",
         "write every downloadable artifact to <dir>/<type>/<name>/<filename>",
       ),
@@ -740,11 +747,19 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
         exit.code = EXIT_FAILED;
       }
       const snap = engine.current;
+      const graphJson = () =>
+        JSON.stringify(
+          cmd.graphFormat === "rescile"
+            ? graphToRescileJson(snap.graph, {
+              isGlobal: (r) => snap.provenance?.isGlobal(r.id) ?? false,
+            })
+            : snap.graph.toJSON(),
+        );
       if (toStdout) {
-        const bytes = new TextEncoder().encode(JSON.stringify(snap.graph.toJSON()) + "\n");
+        const bytes = new TextEncoder().encode(graphJson() + "\n");
         for (let off = 0; off < bytes.length;) off += Deno.stdout.writeSync(bytes.subarray(off));
       } else if (cmd.graphJson) {
-        await writeFileAtomic(cmd.graphJson, JSON.stringify(snap.graph.toJSON()));
+        await writeFileAtomic(cmd.graphJson, graphJson());
       }
       if (cmd.snapshot) await writeFileAtomic(cmd.snapshot, await encodeSnapshot(snap));
       let written = 0;

@@ -47,11 +47,19 @@ export type {
   GraphJson,
   GraphJsonEdge,
   GraphJsonNode,
+  GraphSplice,
   JsonValue,
   Properties,
   Relation,
   Resource,
 } from "./lib/graph/graph.ts";
+export { graphToRescileJson, nameUuid, RESCILE_ROOT_ID } from "./lib/graph/rescile_json.ts";
+export type {
+  RescileEdge,
+  RescileGraphJson,
+  RescileJsonOptions,
+  RescileVertex,
+} from "./lib/graph/rescile_json.ts";
 export type { Workspace } from "./lib/workspace/workspace.ts";
 export { normalizeWorkspacePath, UnsafePathError } from "./lib/workspace/workspace.ts";
 export { MemoryWorkspace } from "./lib/workspace/memory.ts";

@@ -727,6 +727,8 @@ export class Graph {
   /**
    * Creates the relation source -[type]-> target, or merges `properties` into the existing one:
    * at most one relation of a given type exists between the same ordered pair (reference O5).
+   * The type may be empty: `create_resource` without `relation_type` links the origin to the
+   * created resource with an empty-typed relation, as the original does (reference M12).
    */
   upsertRelation(
     source: Resource,
@@ -735,7 +737,6 @@ export class Graph {
     properties?: Properties,
   ): Relation {
     this.#assertMutable();
-    if (type === "") throw new GraphError("relation type must not be empty");
     let id = this.#find(source.id, type, target.id);
     if (id < 0) id = this.#link(source.id, type, target.id);
     const relation = this.#relation(id);
@@ -763,7 +764,6 @@ export class Graph {
    */
   ensureRelation(source: Resource, type: string, target: Resource): boolean {
     this.#assertMutable();
-    if (type === "") throw new GraphError("relation type must not be empty");
     if (this.#find(source.id, type, target.id) >= 0) return false;
     this.#link(source.id, type, target.id);
     return true;

@@ -38,6 +38,8 @@ export interface ProvenanceData {
   assetResources: number;
   /** Pairs of resource index and its codes (file number × 4 + kind). */
   entries: [number, number[]][];
+  /** Resources a rule created in the global context (no origin), ascending; absent when none. */
+  global?: number[];
 }
 
 /**
@@ -59,6 +61,7 @@ export class Provenance {
   /** Resource id -> codes (file number * 4 + kind), in the order first recorded. */
   readonly #byResource = new Map<number, number[]>();
   #assetResources = 0;
+  readonly #global = new Set<number>();
 
   /** Records that `file` did `kind` to the resource with id `resourceId` (once per pair). */
   note(resourceId: number, file: string, kind: ProvenanceKind): void {
@@ -72,6 +75,19 @@ export class Provenance {
     const codes = this.#byResource.get(resourceId);
     if (!codes) this.#byResource.set(resourceId, [code]);
     else if (!codes.includes(code)) codes.push(code);
+  }
+
+  /**
+   * Records that a rule without `origin_resource` created the resource `resourceId`: the
+   * original hangs such resources off the root of its graph export (reference M15).
+   */
+  createdGlobally(resourceId: number): void {
+    this.#global.add(resourceId);
+  }
+
+  /** True when a rule created the resource in the global context ({@link createdGlobally}). */
+  isGlobal(resourceId: number): boolean {
+    return this.#global.has(resourceId);
   }
 
   /**
@@ -94,7 +110,15 @@ export class Provenance {
     }
     let assetResources = 0;
     for (let id = 0; id < this.#assetResources; id++) if (index(id) !== undefined) assetResources++;
-    return { files: [...this.#files], assetResources, entries };
+    const global: number[] = [];
+    for (const id of this.#global) {
+      const i = index(id);
+      if (i !== undefined) global.push(i);
+    }
+    global.sort((a, b) => a - b);
+    const data: ProvenanceData = { files: [...this.#files], assetResources, entries };
+    if (global.length > 0) data.global = global;
+    return data;
   }
 
   /** The provenance `data` describes, for a graph of `resourceCount` resources. */
@@ -111,6 +135,12 @@ export class Provenance {
       p.#byResource.set(id, [...codes]);
     }
     p.#assetResources = Math.min(data.assetResources, resourceCount);
+    for (const id of data.global ?? []) {
+      if (!Number.isInteger(id) || id < 0 || id >= resourceCount) {
+        throw new RangeError(`provenance: global resource ${id} is out of range`);
+      }
+      p.#global.add(id);
+    }
     return p;
   }
 

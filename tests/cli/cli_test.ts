@@ -21,6 +21,37 @@ Deno.test("CL18 build writes graph JSON in the documented shape and prints a sum
   assertEquals(graph.nodes.map((n: { type: string }) => n.type), ["database", "service"]);
 });
 
+Deno.test("CL18 build --graph-format rescile writes the original's export shape (vertices/edges)", async () => {
+  const dir = await tempWorkspace({
+    "assets/identity.csv": "name,user\nalice,al\n",
+    "models/login.toml": 'origin_resource = "identity"\n[[create_resource]]\n' +
+      'resource_type = "login"\nname = "{{ origin_resource.user }}"\n' +
+      '[create_resource.properties]\nidentity = "{{ origin_resource.name }}"\n',
+    "models/global.toml": '[[create_resource]]\nresource_type = "tenant"\nname = "t1"\n',
+  });
+  const r = await cli([
+    "--data-dir",
+    dir,
+    "build",
+    "--graph-json",
+    "-",
+    "--graph-format",
+    "rescile",
+  ]);
+  assertEquals(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const id = (label: string) => out.vertices.find((v: { label: string }) => v.label === label).id;
+  assertEquals(out.edges.map((e: Record<string, string>) => [e.start_id, e.label, e.end_id]), [
+    [id("identity"), "", id("login")],
+    [id("login"), "identity", id("identity")], // the convention relation of the property
+    ["00000000-0000-0000-0000-000000000000", "", id("tenant")],
+  ]);
+  const login = out.vertices.find((v: { label: string }) => v.label === "login");
+  assertEquals(login.properties.identity, [{ id: id("identity"), name: "alice", user: "al" }]);
+  const bad = await cli(["--data-dir", dir, "build", "--graph-format", "neo4j"]);
+  assertEquals(bad.code, 2);
+});
+
 Deno.test("CL21 a broken CSV: exit 1 and the error names file and line", async () => {
   const dir = await tempWorkspace({ "assets/h.csv": "name,v\nx,1\ny\n" });
   const r = await cli(["--data-dir", dir, "build"]);

@@ -113,7 +113,9 @@ Deno.test("ensureRelation creates a relation once and reports whether it did", (
   assert(g.ensureRelation(a, "NET", b));
   assertEquals(g.relationCount, 2);
   assertEquals(g.outgoing(a).map((r) => r.type), ["net", "NET"]);
-  assertThrows(() => g.ensureRelation(a, "", b), GraphError);
+  // An empty type is a type (M12: create_resource without relation_type).
+  assert(g.ensureRelation(a, "", b));
+  assertEquals(g.outgoing(a).map((r) => r.type), ["net", "NET", ""]);
 });
 
 Deno.test("resourcesChangedSince: changed or listed resources in id order, removed ones left out", () => {

@@ -9,7 +9,7 @@ import { evaluateCondition } from "../rules/conditions.ts";
 import { RuleError } from "../rules/errors.ts";
 import { followPath, propertyValues } from "../rules/paths.ts";
 import { renderDeep } from "../rules/scope.ts";
-import { listItems } from "../rules/list_values.ts";
+import { listItems, renderedList } from "../rules/list_values.ts";
 import type { CreateRule } from "./compile.ts";
 import { type BlockRun, ORIGINS_PER_STEP } from "./run.ts";
 import type { Steps } from "../slicing.ts";
@@ -175,15 +175,25 @@ function createOne(
   for (const [key, raw] of Object.entries(rule.properties)) {
     if (key === "name") continue;
     try {
-      const value = renderDeep(raw, (s, k) => run.render(s, ctx, k), `properties.${key}`);
+      let value = renderDeep(raw, (s, k) => run.render(s, ctx, k), `properties.${key}`);
+      // M13: an expression that printed a flat sequence (`[a, b]`, `[object]`) gives that list;
+      // literal text such as "[WIP]" (no `{{`) is kept as written.
+      if (typeof value === "string" && typeof raw === "string" && raw.includes("{{")) {
+        value = renderedList(value) ?? value;
+      }
       run.state.writer.set(resource, key, value, site);
     } catch (e) {
       run.fail(e, origin);
     }
   }
   const relationStart = cf?.relationOrigin === "property_origin" ? item?.source ?? origin : origin;
-  if (rule.relationType !== undefined && relationStart) {
-    const relType = run.render(rule.relationType, ctx, "relation_type").trim();
+  if (relationStart) {
+    // M12: without `relation_type` the origin is still linked, by a relation of empty type (the
+    // original's own export of rescile/aws_transit_hub has six `identity -[""]-> login` edges
+    // from a rule with no relation_type). A relation_type that renders empty links nothing.
+    const relType = rule.relationType === undefined
+      ? ""
+      : run.render(rule.relationType, ctx, "relation_type").trim();
     const props = rule.relationProperties
       ? renderDeep(
         rule.relationProperties,
@@ -194,7 +204,9 @@ function createOne(
         JsonValue
       >
       : undefined;
-    if (relType) run.state.writer.relation(relationStart, relType, resource, props, site);
+    if (relType || rule.relationType === undefined) {
+      run.state.writer.relation(relationStart, relType, resource, props, site);
+    }
   }
   if (rule.copyFrom && origin) copyFrom(rule, run, origin, resource);
 }

@@ -114,7 +114,10 @@ export class GraphWriter {
     this.#created++;
     this.#wrote(type, MEMBERS);
     const created = this.#graph.upsertResource(type, name);
-    if (site) this.#provenance?.note(created.id, site.file, "created");
+    if (site) {
+      this.#provenance?.note(created.id, site.file, "created");
+      if (site.origin < 0) this.#provenance?.createdGlobally(created.id);
+    }
     return created;
   }
 

@@ -14,6 +14,10 @@ import { fileLineOf, type OutputRule } from "./compile.ts";
 import { evaluateOutputJsonnet, layerImportResolver, type PlainResourceCache } from "./jsonnet.ts";
 import { CONTENT_PROPERTY, jsonnetResult, type OutputResult, templateResult } from "./result.ts";
 import { runSteps, type Steps } from "../slicing.ts";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+
+const utf8 = new TextEncoder();
 
 /** Errors reported per rule before the rest are summarised. */
 export const MAX_ERRORS_PER_RULE = 5;
@@ -248,6 +252,13 @@ function evaluateOne(run: RuleRun, origin: Resource | undefined): OutputWrite | 
   if (rule.filename !== undefined && rule.mimetype !== undefined) {
     properties.filename = run.render(rule.filename, context, "filename").trim();
     properties.mimetype = rule.mimetype;
+  }
+  // OU12 (the resource side): like the original's (its export of rescile/oci_landing_zone carries
+  // `hash = { sha256 = <hex> }` on every artifact), an output with text content records the
+  // SHA-256 of its UTF-8 bytes; a result that sets `hash` itself keeps its own.
+  const content = properties[CONTENT_PROPERTY];
+  if (typeof content === "string" && properties.hash === undefined) {
+    properties.hash = { sha256: bytesToHex(sha256(utf8.encode(content))) };
   }
   return { type: rule.resourceType, name, properties, origin, file: run.file, rule: run.label };
 }

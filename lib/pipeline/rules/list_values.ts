@@ -85,3 +85,30 @@ function jsonArray(text: string): JsonValue[] | undefined {
     return undefined;
   }
 }
+
+/**
+ * A rendered property value read back as the list Tera printed (reference M13, settled on the
+ * original's own export of rescile/aws_transit_hub, graph150.json): when a template renders a
+ * sequence or an object, Tera prints `[a, b]` (items unquoted) or `[object]`, and the original
+ * stores that text as the list of its trimmed comma items (`ip_prefix = "{{- prefix -}}"` with an
+ * object `prefix` is `["object"]` there). Only such flat printings become lists: text that parses
+ * as JSON (`[1, 2]`, `["a"]`, what `json_encode` writes), `[]`, text with quotes or nested
+ * brackets, and every other string stay strings. Returns `undefined` when `text` is not one.
+ *
+ * @example
+ * ```ts
+ * import { renderedList } from "./list_values.ts";
+ * console.log(renderedList("[object]")); // ["object"]
+ * console.log(renderedList("[ eu-west-1, us-east-1 ]")); // ["eu-west-1", "us-east-1"]
+ * console.log(renderedList('["a"]')); // undefined (JSON text stays a string)
+ * ```
+ */
+export function renderedList(text: string): string[] | undefined {
+  if (text.length < 3 || text.charCodeAt(0) !== 91 || text.charCodeAt(text.length - 1) !== 93) {
+    return undefined;
+  }
+  const inner = text.slice(1, -1);
+  if (inner.trim() === "" || /[[\]"'{}]/.test(inner) || jsonArray(text)) return undefined;
+  const items = inner.split(",").map((s) => s.trim());
+  return items.some((s) => s === "") ? undefined : items;
+}

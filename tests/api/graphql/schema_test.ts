@@ -341,3 +341,15 @@ Deno.test("a resource type named like a global field keeps the global field (suf
   const d = await data(g, "{ countNodes countNodes_2 { __typename name } }");
   assert.deepEqual(d, { countNodes: 1, countNodes_2: [{ __typename: "countNodes", name: "x" }] });
 });
+
+Deno.test("M12 an empty-typed relation is the outgoing field `_`; incoming through the source type", async () => {
+  const g = new Graph();
+  resources(g, [["identity", "alice"], ["login", "al"]]);
+  g.upsertRelation(g.getResource("identity", "alice")!, "", g.getResource("login", "al")!);
+  const d = await data(
+    g,
+    "{ identity { name _ { node { name } } } login { name identity { node { name } } } }",
+  );
+  assert.deepEqual(d.identity, [{ name: "alice", _: [{ node: { name: "al" } }] }]);
+  assert.deepEqual(d.login, [{ name: "al", identity: [{ node: { name: "alice" } }] }]);
+});

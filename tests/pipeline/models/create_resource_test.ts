@@ -41,7 +41,7 @@ plain = "42"
   assertEquals(rel?.properties, { since: "prod" });
 });
 
-Deno.test("M12/M15 no relation_type -> no relation; global files run once without origin", async () => {
+Deno.test("M15 global files run once without origin; relation_type is ignored there", async () => {
   const r = await buildModels({
     "module.toml": '[module]\nname = "m"\nversion = "1.0.0"\n[params.provider]\ndefault = "AWS"\n',
     "models/provider.toml": `[[create_resource]]
@@ -56,6 +56,54 @@ label = "{{ params.provider }}"
   assertEquals(names(r.graph, "provider"), ["aws"]);
   equal(get(r.graph, "provider", "aws").properties.label, "AWS");
   equal(r.graph.relationCount, 0);
+});
+
+Deno.test("M12 no relation_type: the origin is linked by a relation of empty type", async () => {
+  // The original's export of rescile/aws_transit_hub: models/login.toml has no relation_type
+  // and the export holds identity -[""]-> login edges.
+  const r = await buildModels({
+    "assets/identity.csv": "name,user\nalice,al\nbob,bo\n",
+    "models/login.toml": `origin_resource = "identity"
+[[create_resource]]
+resource_type = "login"
+name = "{{ origin_resource.user }}"
+[[create_resource]]
+resource_type = "badge"
+relation_type = "{{ origin_resource.missing | default(value='') }}"
+name = "b-{{ origin_resource.user }}"
+`,
+  });
+  assertEquals(errors(r), []);
+  assertEquals(edges(r.graph, ""), ["alice->al", "bob->bo"]);
+  const alice = get(r.graph, "identity", "alice");
+  assertEquals(r.graph.outgoing(alice).map((x) => [x.type, x.target.type]), [["", "login"]]);
+  // A relation_type that renders empty links nothing (as before).
+  equal(r.graph.incoming(get(r.graph, "badge", "b-al")).length, 0);
+});
+
+Deno.test("M13 a property expression printing a sequence or object stores the list", async () => {
+  // The original's export of aws_transit_hub: ip_prefix = "{{- prefix -}}" with an object
+  // prefix is ["object"].
+  const r = await buildModels({
+    "assets/region.csv": 'name,zones\neu,"a,b"\n',
+    "models/net.toml": `origin_resource = "region"
+prefix = { v4 = "10.0.0.0/8" }
+[[create_resource]]
+resource_type = "net"
+name = "net-{{ origin_resource.name }}"
+[create_resource.properties]
+ip_prefix = "{{- prefix -}}"
+zones = "{{ origin_resource.zones | split(pat=',') }}"
+json = "{{ origin_resource.zones | split(pat=',') | json_encode }}"
+literal = "[WIP]"
+`,
+  });
+  assertEquals(errors(r), []);
+  const p = get(r.graph, "net", "net-eu").properties;
+  assertEquals(p.ip_prefix, ["object"]);
+  assertEquals(p.zones, ["a", "b"]);
+  assertEquals(p.json, '["a","b"]');
+  assertEquals(p.literal, "[WIP]");
 });
 
 Deno.test("M14 empty names are skipped with a warning; names are trimmed", async () => {

@@ -83,6 +83,33 @@ echo {{ p }} {{ origin_resource.name }}
   assertEquals(a.mimetype, "text/x-shellscript");
 });
 
+Deno.test("OU12: a text output carries hash.sha256 of its content, as the original's export does", async () => {
+  const r = await buildOutputs({
+    "assets/host.csv": HOSTS,
+    "output/txt.toml": `origin_resource = "host"
+[[output]]
+resource_type = "note"
+name = "note-{{ origin_resource.name }}"
+filename = "{{ origin_resource.name }}.txt"
+mimetype = "application/txt"
+template = "AWS says {{ origin_resource.name }}"
+[[output]]
+resource_type = "own"
+name = "own-{{ origin_resource.name }}"
+jsonnet = '{ content: "x", hash: "mine" }'
+`,
+  });
+  assertClean(r);
+  const props = r.graph.getResource("note", "note-web-03")!.properties;
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode("AWS says web-03")),
+  );
+  const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+  assertEquals(props.hash, { sha256: hex });
+  // A result that sets its own hash keeps it.
+  assertEquals(r.graph.getResource("own", "own-web-03")!.properties.hash, "mine");
+});
+
 Deno.test("OU6/S2.4 rule 2: a template that is not a JSON object fails (JSON or no mimetype)", async () => {
   const r = await buildOutputs({
     "assets/host.csv": HOSTS,

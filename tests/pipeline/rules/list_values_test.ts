@@ -3,7 +3,7 @@
  * JSON-array text yields its elements, not `"a"`-quoted or bracket-stuck fragments.
  */
 import { assertEquals } from "../../_assert.ts";
-import { listItems, nameItems } from "../../../lib/pipeline/rules/list_values.ts";
+import { listItems, nameItems, renderedList } from "../../../lib/pipeline/rules/list_values.ts";
 import { splitNames } from "../../../lib/pipeline/linking.ts";
 import { itemsOf } from "../../../lib/pipeline/models/create_resource.ts";
 import { joinKeys } from "../../../lib/pipeline/models/link_resources.ts";
@@ -53,4 +53,17 @@ Deno.test("M21/M60 a property holding json_encode text: create_from names and li
   const links = [...r.graph.relations()].filter((x) => x.type === "subnet");
   assertEquals(links.map((x) => x.target.name).sort(), ["a", "b"]);
   assertEquals(r.issues.filter((i) => i.code === "relation_target_missing"), []);
+});
+
+Deno.test("M13 renderedList: Tera's printing of a flat sequence or an object is that list", () => {
+  assertEquals(renderedList("[object]"), ["object"]);
+  assertEquals(renderedList("[eu-west-1, us-east-1]"), ["eu-west-1", "us-east-1"]);
+  // JSON text, empty lists, quotes, nesting and plain text stay strings.
+  assertEquals(renderedList('["a","b"]'), undefined);
+  assertEquals(renderedList("[1, 2]"), undefined);
+  assertEquals(renderedList("[]"), undefined);
+  assertEquals(renderedList("[a, [b]]"), undefined);
+  assertEquals(renderedList("[a,,b]"), undefined);
+  assertEquals(renderedList("plain"), undefined);
+  assertEquals(renderedList("[a] b"), undefined);
 });
