@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { Command, CommanderError, InvalidArgumentError } from "@commander-js/extra-typings";
+import { Command, CommanderError, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 import { DenoFsWorkspace } from "./lib/workspace/deno_fs.ts";
 import type { LayerSource } from "./lib/workspace/sources.ts";
 import type { JsonValue } from "./lib/graph/graph.ts";
@@ -478,6 +478,25 @@ function positiveInt(value: string): number {
   return n;
 }
 
+// `serve` answers with the runtime's own HTTP server, which has no header or idle time-out; a flag
+// that was accepted and ignored would promise a protection that is not there, so the two flags of
+// the old TCP front are refused with where the setting lives now (its variable keeps configuring
+// docs/deploy/haproxy.cfg, so the variable is not read here).
+function removedProxyTimeout(flags: string, directive: string): Option {
+  const flag = flags.split(" ")[0];
+  const variable = `GRAPHSVC_${flag.slice(2).toUpperCase().replaceAll("-", "_")}`;
+  return withoutEnv(
+    new Option(flags).hideHelp().argParser((): never => {
+      throw new InvalidArgumentError(
+        `serve has no ${flag.slice(2)} of its own (the runtime's HTTP server has none); set ` +
+          `\`${directive}\` in the reverse proxy in front of it (docs/deploy/haproxy.cfg reads ` +
+          `${variable}).`,
+      );
+    }),
+    "removed flag: its variable configures the reverse proxy (docs/deploy/haproxy.cfg)",
+  );
+}
+
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) {
@@ -571,26 +590,12 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
           "the port when bound to loopback, any host when bound to 0.0.0.0)",
       ).argParser(collect).default([] as string[]),
     )
-    .addOption(
-      envOption(
-        "--header-timeout <ms>",
-        "no effect since serve has no TCP front: set it in the reverse proxy " +
-          "(docs/deploy/haproxy.cfg)",
-      )
-        .argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.headerTimeoutMs),
-    )
+    .addOption(removedProxyTimeout("--header-timeout <ms>", "timeout http-request"))
     .addOption(
       envOption("--body-timeout <ms>", "ms a client may take to send a request body (then 408)")
         .argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.bodyTimeoutMs),
     )
-    .addOption(
-      envOption(
-        "--idle-timeout <ms>",
-        "no effect since serve has no TCP front: set it in the reverse proxy " +
-          "(docs/deploy/haproxy.cfg)",
-      )
-        .argParser(positiveInt).default(DEFAULT_CONNECTION_LIMITS.idleTimeoutMs),
-    )
+    .addOption(removedProxyTimeout("--idle-timeout <ms>", "timeout http-keep-alive"))
     .addOption(
       envOption(
         "--max-connections-per-client <n>",
@@ -634,9 +639,7 @@ export function buildProgram(edition: Edition, exit: { code: number }): Command 
             return client ? vaultSecretSource(client, (m) => log("warn", m)) : undefined;
           })(),
           limits: {
-            headerTimeoutMs: cmd.headerTimeout,
             bodyTimeoutMs: cmd.bodyTimeout,
-            idleTimeoutMs: cmd.idleTimeout,
             maxConnectionsPerClient: cmd.maxConnectionsPerClient,
             shutdownGraceMs: cmd.shutdownGrace,
           },

@@ -65,16 +65,6 @@ export interface ServeOptions {
  * tests/http/haproxy_test.ts).
  */
 export interface ConnectionLimits {
-  /**
-   * Header time-out (slowloris). Not enforced by `serve` itself since it has no TCP front any
-   * more: set it in the reverse proxy (`timeout http-request` in docs/deploy/haproxy.cfg).
-   */
-  headerTimeoutMs: number;
-  /**
-   * Idle keep-alive time-out. Not enforced by `serve` itself: set it in the reverse proxy
-   * (`timeout http-keep-alive`, `timeout client` in docs/deploy/haproxy.cfg).
-   */
-  idleTimeoutMs: number;
   /** A request body must arrive within this many ms (enforced by the app: 408). */
   bodyTimeoutMs: number;
   /**
@@ -91,8 +81,6 @@ export interface ConnectionLimits {
 
 /** Defaults of {@link ConnectionLimits}. */
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
-  headerTimeoutMs: 10_000,
-  idleTimeoutMs: 60_000,
   bodyTimeoutMs: 30_000,
   maxConnectionsPerClient: 64,
   shutdownGraceMs: 10_000,

@@ -85,6 +85,31 @@ Deno.test("CL21/CL22 usage errors exit 2: unknown option, unknown command, missi
   assertEquals((await cli(["--data-dir", dir, "--module-params", "{bad", "build"])).code, 2);
 });
 
+Deno.test("CL21 serve refuses --header-timeout/--idle-timeout (no effect without a TCP front) and names the proxy setting; their variables stay the proxy's", async () => {
+  const dir = await tempWorkspace({ "assets/h.csv": "name\nx\n" });
+  for (
+    const [flag, directive] of [["--header-timeout", "timeout http-request"], [
+      "--idle-timeout",
+      "timeout http-keep-alive",
+    ]]
+  ) {
+    const r = await cli(["--data-dir", dir, "serve", flag, "5000"]);
+    assertEquals(r.code, 2, r.stderr);
+    assert(r.stderr.includes(directive) && r.stderr.includes("docs/deploy/haproxy.cfg"), r.stderr);
+  }
+  // The proxy and serve can share one environment: the variables do not stop serve.
+  const server = await spawnServe(dir, [], {
+    env: { GRAPHSVC_HEADER_TIMEOUT: "300ms", GRAPHSVC_IDLE_TIMEOUT: "300ms" },
+  });
+  const status = await server.stop("SIGTERM");
+  assertEquals(status.code, 0, server.stderr());
+  const help = await cli(["serve", "--help"]);
+  assert(
+    !help.stdout.includes("--header-timeout") && !help.stdout.includes("--idle-timeout"),
+    help.stdout,
+  );
+});
+
 Deno.test("--version names the edition; GRAPHSVC_EDITION=ee selects graphsvc-ee", async () => {
   const ce = await cli(["--version"]);
   assertEquals(ce.code, 0);

@@ -165,8 +165,6 @@ Deno.test("CLI serve --allowed-host replaces the default allow-list", async () =
     "graph.example",
     "--allowed-host",
     "other.example:1",
-    "--header-timeout",
-    "5000",
   ]);
   try {
     const port = server.port;
