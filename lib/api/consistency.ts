@@ -30,6 +30,22 @@ export function snapshotFor(engine: GraphEngine, request: Request): Snapshot {
   return pinned.get(request) ?? engine.current;
 }
 
+/**
+ * Sets a header on the response of a Hono context in place; only a response with immutable
+ * headers (a fetched or redirect response) is copied. Assigning `c.res` again would make Hono
+ * copy the response and turn its text body into a stream, on every request.
+ */
+export function setResponseHeader(c: Context, name: string, value: string): void {
+  try {
+    c.res.headers.set(name, value);
+  } catch {
+    const copy = new Response(c.res.body, c.res);
+    copy.headers.set(name, value);
+    c.res = undefined;
+    c.res = copy;
+  }
+}
+
 /** Sets a header on a response, copying the response when its headers are immutable. */
 export function withHeader(response: Response, name: string, value: string): Response {
   try {
@@ -106,7 +122,7 @@ export function readConsistency(
     await next();
     // A response that already names a generation (a GraphQL mutation's write) keeps it.
     if (!c.res.headers.has(GENERATION_HEADER)) {
-      c.res = withHeader(c.res, GENERATION_HEADER, String(snapshot.generation));
+      setResponseHeader(c, GENERATION_HEADER, String(snapshot.generation));
     }
   };
 }

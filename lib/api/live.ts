@@ -9,7 +9,7 @@ import type { Hono, MiddlewareHandler } from "hono";
 import type { GraphEngine } from "../engine.ts";
 import { WriteService } from "../writes/service.ts";
 import { checkApiToken } from "./auth.ts";
-import { BUILD_STATUS_HEADER, readConsistency, withHeader } from "./consistency.ts";
+import { BUILD_STATUS_HEADER, readConsistency, setResponseHeader } from "./consistency.ts";
 import type { MutationMode } from "./graphql_routes.ts";
 import { type MutationWriter, refusingWriter } from "./graphql/mutations.ts";
 import { registerAssetWriteRoutes } from "./rest/asset_writes.ts";
@@ -78,7 +78,7 @@ export function registerLiveService(
   app.use("*", async (c, next) => {
     await next();
     const status = engine.status?.status;
-    if (status) c.res = withHeader(c.res, BUILD_STATUS_HEADER, status);
+    if (status) setResponseHeader(c, BUILD_STATUS_HEADER, status);
   });
   const consistent = readConsistency(engine, options.generationWaitMs);
   const onReads: MiddlewareHandler = (c, next) =>
