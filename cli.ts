@@ -60,6 +60,7 @@ import { encodeSnapshot } from "./lib/snapshot/format.ts";
 import { registerVaultCommands } from "./lib/cli/vault_commands.ts";
 import {
   envOption,
+  envVarName,
   falseLookingFlagVariable,
   optionOrigin,
   withoutEnv,
@@ -484,7 +485,7 @@ function positiveInt(value: string): number {
 // docs/deploy/haproxy.cfg, so the variable is not read here).
 function removedProxyTimeout(flags: string, directive: string): Option {
   const flag = flags.split(" ")[0];
-  const variable = `GRAPHSVC_${flag.slice(2).toUpperCase().replaceAll("-", "_")}`;
+  const variable = envVarName(flag);
   return withoutEnv(
     new Option(flags).hideHelp().argParser((): never => {
       throw new InvalidArgumentError(

@@ -36,14 +36,10 @@ export function snapshotFor(engine: GraphEngine, request: Request): Snapshot {
  * copy the response and turn its text body into a stream, on every request.
  */
 export function setResponseHeader(c: Context, name: string, value: string): void {
-  try {
-    c.res.headers.set(name, value);
-  } catch {
-    const copy = new Response(c.res.body, c.res);
-    copy.headers.set(name, value);
-    c.res = undefined;
-    c.res = copy;
-  }
+  const response = withHeader(c.res, name, value);
+  if (response === c.res) return;
+  c.res = undefined; // replaced, not merged: Hono would copy the old headers onto the copy
+  c.res = response;
 }
 
 /** Sets a header on a response, copying the response when its headers are immutable. */

@@ -20,6 +20,7 @@
  * @module
  */
 import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import type { Graph } from "./graph.ts";
 import type { JsonValue, Properties, Resource } from "./types.ts";
 
@@ -80,8 +81,7 @@ export function nameUuid(...parts: string[]): string {
   const b = sha256(utf8.encode(parts.join("\u0000"))).subarray(0, 16);
   b[6] = (b[6] & 0x0f) | 0x80;
   b[8] = (b[8] & 0x3f) | 0x80;
-  let hex = "";
-  for (const x of b) hex += x.toString(16).padStart(2, "0");
+  const hex = bytesToHex(b);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${
     hex.slice(20)
   }`;
