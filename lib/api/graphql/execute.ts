@@ -21,7 +21,7 @@ import {
 } from "graphql";
 import type { Graph } from "../../graph/graph.ts";
 import { LimitExceededError, ResponseTooLargeError } from "./errors.ts";
-import { MAX_QUERY_COST, maxCostRule } from "./cost.ts";
+import { costErrors as queryCostErrors, MAX_QUERY_COST } from "./cost.ts";
 import {
   checkQueryNesting,
   EdgeBudget,
@@ -143,7 +143,7 @@ export async function executeDocument(
   const specErrors = validateOnce(document, schema, () => validate(schema, document, RULES));
   if (specErrors.length > 0) return { errors: specErrors };
   const maxCost = limits.maxCost ?? MAX_QUERY_COST;
-  const costErrors = () => validate(schema, document, [maxCostRule(snapshot, maxCost, variables)]);
+  const costErrors = () => queryCostErrors(schema, document, snapshot, maxCost, variables);
   const errors = maxCost === MAX_QUERY_COST && !declaresVariables(document)
     ? validateOnce(document, snapshot, costErrors)
     : costErrors();

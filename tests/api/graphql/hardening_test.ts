@@ -65,6 +65,19 @@ Deno.test("G16 cost uses variables and their defaults for limit", async () => {
   assert.equal(big.errors?.[0].extensions?.code, "QUERY_TOO_COSTLY");
 });
 
+Deno.test("G16 cost counts the fields of fragment spreads and inline fragments", async () => {
+  const g = many(Math.ceil(MAX_QUERY_COST / 100) + 1);
+  const body = aliases(100, "listNodes").slice(1, -1);
+  const spread = `query { ...F } fragment F on Query { ${body} }`;
+  const inline = `query { ... on Query { ${body} } }`;
+  for (const query of [spread, inline]) {
+    const result = await run(g, query);
+    assert.equal(result.errors?.[0].extensions?.code, "QUERY_TOO_COSTLY", query.slice(0, 40));
+  }
+  const paged = await run(g, `query { ...F } fragment F on Query { a: listNodes(limit: 1) }`);
+  assert.equal(paged.errors, undefined, JSON.stringify(paged.errors));
+});
+
 Deno.test("G16 nested relation selections are estimated by the average degree", async () => {
   const g = new Graph();
   resources(g, [["a", "a1"], ["b", "b1"]]);
