@@ -11,6 +11,7 @@ import type { Graph } from "../../graph/graph.ts";
 import { executeDocument, parseQuery } from "./execute.ts";
 import { MAX_BODY_BYTES } from "./limits.ts";
 import { problem, type ProblemSlug } from "../problem.ts";
+import { prereadBody } from "../preread_body.ts";
 import { parseOnce, ResponseCache } from "./document_cache.ts";
 
 /** The snapshot a request is answered from. */
@@ -234,7 +235,7 @@ async function readRequest(request: Request, maxBodyBytes: number): Promise<Pars
   if (declared > maxBodyBytes) {
     throw new BadRequest(413, `request body exceeds ${maxBodyBytes} bytes`);
   }
-  const bytes = new Uint8Array(await request.arrayBuffer());
+  const bytes = new Uint8Array(prereadBody(request) ?? await request.arrayBuffer());
   if (bytes.byteLength > maxBodyBytes) {
     throw new BadRequest(413, `request body exceeds ${maxBodyBytes} bytes`);
   }
