@@ -292,6 +292,7 @@ async function readWhole(c: Context, next: () => Promise<void>, ms: number): Pro
   } finally {
     clearTimeout(timer);
   }
+  // With a transfer-encoding, Hono's body limit would read the (consumed) stream: rebuild.
   if (PREREAD_PATHS.has(c.req.path) && !raw.headers.has("transfer-encoding")) {
     handOverBody(raw, bytes); // its handler takes them from `prereadBody`: no Request rebuilt
     return await next();

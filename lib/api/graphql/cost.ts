@@ -1,7 +1,7 @@
 /**
  * Query cost (reference graphql.md G16, hardening): an estimate of the work a query causes,
- * computed from the validated document before execution. Every field costs 1 per value; a list field
- * multiplies the cost of its selection by its expected item count. Fields announce that count
+ * computed from the validated document before execution. Every field costs 1 per value; a list
+ * field multiplies the cost of its selection by its expected item count. Fields announce that count
  * through `extensions.cost` (a function of their arguments, e.g. `min(limit, resources of the
  * type)`); other list fields count {@link DEFAULT_LIST_SIZE} items.
  *

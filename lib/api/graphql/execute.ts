@@ -21,7 +21,7 @@ import {
 } from "graphql";
 import type { Graph } from "../../graph/graph.ts";
 import { LimitExceededError, ResponseTooLargeError } from "./errors.ts";
-import { costErrors as queryCostErrors, MAX_QUERY_COST } from "./cost.ts";
+import { costErrors, MAX_QUERY_COST } from "./cost.ts";
 import {
   checkQueryNesting,
   EdgeBudget,
@@ -143,10 +143,10 @@ export async function executeDocument(
   const specErrors = validateOnce(document, schema, () => validate(schema, document, RULES));
   if (specErrors.length > 0) return { errors: specErrors };
   const maxCost = limits.maxCost ?? MAX_QUERY_COST;
-  const costErrors = () => queryCostErrors(schema, document, snapshot, maxCost, variables);
+  const estimate = () => costErrors(schema, document, snapshot, maxCost, variables);
   const errors = maxCost === MAX_QUERY_COST && !declaresVariables(document)
-    ? validateOnce(document, snapshot, costErrors)
-    : costErrors();
+    ? validateOnce(document, snapshot, estimate)
+    : estimate();
   if (errors.length > 0) return { errors };
   meterResponses(schema);
   const budget = new EdgeBudget();
