@@ -19,7 +19,7 @@
 import { Adjacency } from "./adjacency.ts";
 import { graphToJson } from "./json.ts";
 import { NameIndex } from "./name_index.ts";
-import { grown, setById } from "./dense.ts";
+import { ChunkedById, grown } from "./dense.ts";
 import {
   compareStrings,
   GraphError,
@@ -86,7 +86,7 @@ export class Graph {
   /** Relation ids handed out (removed ones included). */
   #relationIds = 0;
   /** Relation objects made so far, by id (a relation nobody asked for has none). */
-  #relations: (MutableRelation | undefined)[] = [];
+  #relations = new ChunkedById<MutableRelation>();
   #relationCount = 0;
   /** Relations by source / target resource id (relation identity is found by scanning). */
   #out = new Adjacency<MutableRelation>((id) => this.#relation(id));
@@ -214,18 +214,18 @@ export class Graph {
     out.#relationCount = this.#relationCount;
     // Relation objects name their resources: the derived graph makes its own, keeping the
     // (read-only) property objects of those that have some.
-    const relations: (MutableRelation | undefined)[] = [];
-    for (let id = 0; id < this.#relations.length; id++) {
+    const relations = new ChunkedById<MutableRelation>();
+    for (let id = 0; id < this.#relationIds; id++) {
       if (id % (DERIVE_PER_STEP * 8) === 0) yield;
-      const r = this.#relations[id];
+      const r = this.#relations.get(id);
       if (r === undefined || r.properties === NO_PROPERTIES) continue;
-      relations[id] = {
+      relations.set(id, {
         id,
         type: r.type,
         source: resources[r.source.id],
         target: resources[r.target.id],
         properties: r.properties,
-      };
+      });
     }
     out.#relations = relations;
     out.#out = this.#out.sharedWith((id) => out.#relation(id));
@@ -274,9 +274,9 @@ export class Graph {
   ): Graph | string {
     if (!this.#sealed) throw new GraphError("only a sealed graph can be spliced");
     if (this.#removed.size > 0) return "the graph has removed resources";
-    for (const r of this.#relations) {
-      if (r !== undefined && r.properties !== NO_PROPERTIES) return "relations have properties";
-    }
+    let withProperties = false;
+    this.#relations.forEach((r) => withProperties ||= r.properties !== NO_PROPERTIES);
+    if (withProperties) return "relations have properties";
     if (this.#relationCount !== this.#relationIds) return "relations were removed";
     const old = this.#resources;
     const n = old.length;
@@ -697,7 +697,7 @@ export class Graph {
     for (let id = Math.max(0, from); id < end; id++) {
       const label = labels[id];
       if (label < 0) continue;
-      const made = id < relations.length ? relations[id] : undefined;
+      const made = relations.get(id);
       visit(
         this.#resources[this.#relationSources[id]],
         this.#labels[label],
@@ -710,7 +710,7 @@ export class Graph {
   /** The object of relation `id` (not removed): made on first request, the same one after. */
   #relation(id: number): MutableRelation {
     const relations = this.#relations;
-    let relation = id < relations.length ? relations[id] : undefined;
+    let relation = relations.get(id);
     if (relation === undefined) {
       relation = {
         id,
@@ -719,7 +719,7 @@ export class Graph {
         target: this.#resources[this.#relationTargets[id]],
         properties: NO_PROPERTIES,
       };
-      setById(relations, id, relation);
+      relations.set(id, relation);
     }
     return relation;
   }
@@ -907,8 +907,8 @@ export class Graph {
   removeRelation(relation: Relation): void {
     this.#assertMutable();
     const id = relation.id;
-    if (this.#relations[id] !== relation || this.#relationLabels[id] < 0) return;
-    this.#relations[id] = undefined;
+    if (this.#relations.get(id) !== relation || this.#relationLabels[id] < 0) return;
+    this.#relations.set(id, undefined);
     this.#relationLabels[id] = -1;
     this.#relationCount--;
     this.#out.remove(relation.source.id, id);
