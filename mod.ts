@@ -48,6 +48,7 @@ export type {
   GraphJsonEdge,
   GraphJsonNode,
   GraphSplice,
+  GraphSplicing,
   JsonValue,
   Properties,
   Relation,

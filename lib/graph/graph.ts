@@ -100,6 +100,8 @@ export class Graph {
   #clock = 0;
   /** For a derived graph: the graph it came from (not kept alive by this one) and what changed. */
   #origin: { from: WeakRef<Graph>; changed: readonly number[] } | undefined;
+  /** For a spliced graph: the graph it came from (not kept alive by this one) and the mapping. */
+  #spliceOrigin: { from: WeakRef<Graph>; splice: Omit<GraphSplicing, "from"> } | undefined;
 
   /** True once {@link Graph.seal} was called. */
   get sealed(): boolean {
@@ -431,7 +433,24 @@ export class Graph {
     out.#clock = this.#clock + 1;
     out.#versions = new Array<number>(resources.length).fill(out.#clock);
     out.#sealed = true;
+    const added: number[] = [];
+    for (let id = 0; id < resources.length; id++) if (newToOld[id] < 0) added.push(id);
+    out.#spliceOrigin = {
+      from: new WeakRef(this),
+      splice: { oldToNew, added, removed: n - (resources.length - added.length) },
+    };
     return out;
+  }
+
+  /**
+   * For a graph made by {@link Graph.spliced}: the graph it was spliced from — while something
+   * else still holds it — with each old resource id's new id (-1 when removed), the ids of the
+   * added resources (ascending) and how many were removed. Readers use it to carry per-snapshot
+   * caches over (a splice that only adds keeps every old resource's name and relations).
+   */
+  get splicing(): GraphSplicing | undefined {
+    const from = this.#spliceOrigin?.from.deref();
+    return from ? { from, ...this.#spliceOrigin!.splice } : undefined;
   }
 
   /**
@@ -942,6 +961,18 @@ export class Graph {
   toJSON(): GraphJson {
     return graphToJson(this);
   }
+}
+
+/** How a graph made by {@link Graph.spliced} relates to the graph it came from. */
+export interface GraphSplicing {
+  /** The graph it was spliced from. */
+  readonly from: Graph;
+  /** Per resource id of `from`: its id in the spliced graph, -1 when it was removed. */
+  readonly oldToNew: Int32Array;
+  /** Ids (in the spliced graph) of the resources the splices added, ascending. */
+  readonly added: readonly number[];
+  /** Number of resources of `from` the splices removed. */
+  readonly removed: number;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface PropertyFieldModel {
   readonly fieldName: string;
   /** Inferred field type. */
   readonly scalar: FieldScalar;
+  /** The kinds of value seen (`infer.ts` bits) the scalar was inferred from. */
+  readonly kinds: number;
 }
 
 /** A relation field of a resource type (G13). */
@@ -238,6 +240,7 @@ export function* schemaModelSteps(graph: Graph): Steps<SchemaModel> {
         key,
         fieldName: fields.claim(sanitizeName(key)),
         scalar: scalarOfKinds(mask),
+        kinds: mask,
       });
     }
     for (const key of shadowed) {
@@ -246,6 +249,7 @@ export function* schemaModelSteps(graph: Graph): Steps<SchemaModel> {
         key,
         fieldName: fields.claim(sanitizeName(`${key}__value`)),
         scalar: scalarOfKinds(mask),
+        kinds: mask,
       });
     }
     return { raw, typeName, rootFieldName, properties, relations };
@@ -282,7 +286,7 @@ function edgePropertyFields(props: KindCollector): PropertyFieldModel[] {
   for (const [key, mask] of props.kinds) {
     if (key === "controls") continue;
     const base = key === "relation" ? "relation__value" : sanitizeName(key);
-    out.push({ key, fieldName: fields.claim(base), scalar: scalarOfKinds(mask) });
+    out.push({ key, fieldName: fields.claim(base), scalar: scalarOfKinds(mask), kinds: mask });
   }
   return out;
 }

@@ -8,11 +8,17 @@
  * @module
  */
 
-import type { Graph, Resource } from "../../graph/graph.ts";
+import {
+  compareStrings,
+  type Graph,
+  type GraphSplicing,
+  type Resource,
+} from "../../graph/graph.ts";
 import { buildSchemaModel, type SchemaModel, schemaModelSteps } from "./model.ts";
 import { runStepsSliced, type SliceOptions } from "../../pipeline/slicing.ts";
 import { sortByNameSteps } from "./sort_steps.ts";
 import { kindOf } from "./infer.ts";
+import { splicedModel } from "./spliced_model.ts";
 
 /**
  * The data of one graph snapshot as resolvers see it. Caches fill only while the graph is
@@ -40,14 +46,28 @@ export class GraphState {
    * other properties on `changed`), whose caches can be carried over; dropped once used.
    */
   #base?: { state: WeakRef<GraphState>; changed: readonly number[] };
+  /**
+   * The state of the graph this one was spliced from (`Graph.spliced`: rows added or removed),
+   * whose model and sorted lists can be carried over; dropped once used.
+   */
+  #spliceBase?: { state: WeakRef<GraphState>; splicing: Omit<GraphSplicing, "from"> };
 
   /**
-   * Creates the state of `graph`; `base` is the state of the graph it was derived from (held
-   * weakly: a newer snapshot never keeps an older one alive).
+   * Creates the state of `graph`; `base` is the state of the graph it was derived from, or
+   * `spliceBase` the state of the graph it was spliced from (held weakly: a newer snapshot never
+   * keeps an older one alive).
    */
-  constructor(graph: Graph, base?: { state: GraphState; changed: readonly number[] }) {
+  constructor(
+    graph: Graph,
+    base?: { state: GraphState; changed: readonly number[] },
+    spliceBase?: { state: GraphState; splicing: GraphSplicing },
+  ) {
     this.graph = graph;
     if (base) this.#base = { state: new WeakRef(base.state), changed: base.changed };
+    if (spliceBase) {
+      const { from: _, ...splicing } = spliceBase.splicing;
+      this.#spliceBase = { state: new WeakRef(spliceBase.state), splicing };
+    }
   }
 
   /** The base state while it is alive, with the ids of the changed resources. */
@@ -94,6 +114,7 @@ export class GraphState {
     // The name-sorted lists every listing query starts from (a derived graph's come from its
     // base, without sorting).
     if (this.#baseState() !== undefined) return;
+    this.#inheritSortedFromSplice();
     for (const type of this.graph.types()) {
       if (this.#sorted.has(type)) continue;
       const sorted = await runStepsSliced(sortByNameSteps(this.graph.resourcesOf(type)), options);
@@ -107,6 +128,17 @@ export class GraphState {
    * is then the same, without a scan of the graph.
    */
   #inheritedModel(): SchemaModel | undefined {
+    const spliced = this.#spliceBase;
+    if (spliced) {
+      const state = spliced.state.deref();
+      const known = state === undefined ? undefined : state.#model;
+      const model = known &&
+        splicedModel(known, this.graph, { from: state!.graph, ...spliced.splicing });
+      if (!model) return undefined;
+      this.#model = model;
+      this.#signature = state!.#signature;
+      return model;
+    }
     const base = this.#baseState();
     if (!base || !base.state.#model) return undefined;
     for (const id of base.changed) {
@@ -125,6 +157,37 @@ export class GraphState {
     this.#model = base.state.#model;
     this.#signature = base.state.#signature;
     return this.#model;
+  }
+
+  /**
+   * For a spliced graph whose base state is alive: every name-sorted list the base has, carried
+   * over without sorting — the base's order without the removed resources, with this graph's
+   * objects, and the added resources merged in by name. Then the splice base is dropped.
+   */
+  #inheritSortedFromSplice(): void {
+    const spliced = this.#spliceBase;
+    const state = spliced?.state.deref();
+    if (!spliced || !state) return;
+    const { oldToNew, added } = spliced.splicing;
+    const graph = this.graph;
+    const addedByType = new Map<string, Resource[]>();
+    for (const id of added) {
+      const r = graph.getResourceById(id)!;
+      const list = addedByType.get(r.type);
+      if (list) list.push(r);
+      else addedByType.set(r.type, [r]);
+    }
+    for (const [type, known] of state.#sorted) {
+      if (this.#sorted.has(type)) continue;
+      const kept: Resource[] = [];
+      for (const r of known) {
+        const id = oldToNew[r.id];
+        if (id >= 0) kept.push(graph.getResourceById(id)!);
+      }
+      const fresh = addedByType.get(type);
+      this.#sorted.set(type, fresh ? mergeByName(kept, fresh) : kept);
+    }
+    if (this.#model) this.#spliceBase = undefined;
   }
 
   /** {@link shapeSignature} of the graph's model (kept once the graph is sealed). */
@@ -223,7 +286,13 @@ export function graphState(graph: Graph): GraphState {
   if (!state) {
     const derivation = graph.derivation;
     const base = derivation && states.get(derivation.from);
-    state = new GraphState(graph, base && { state: base, changed: derivation.changed });
+    const splicing = derivation ? undefined : graph.splicing;
+    const spliceBase = splicing && states.get(splicing.from);
+    state = new GraphState(
+      graph,
+      base && { state: base, changed: derivation.changed },
+      spliceBase && { state: spliceBase, splicing },
+    );
     states.set(graph, state);
   }
   return state;
@@ -263,4 +332,19 @@ export function shapeSignature(model: SchemaModel): string {
       r.incoming,
     ]),
   ]));
+}
+
+/** `kept` (sorted by name) and `fresh` (any order) merged into one list sorted by name. */
+function mergeByName(kept: readonly Resource[], fresh: readonly Resource[]): Resource[] {
+  const sorted = [...fresh].sort((a, b) => compareStrings(a.name, b.name));
+  const out: Resource[] = new Array(kept.length + sorted.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < kept.length && j < sorted.length) {
+    out[k++] = compareStrings(sorted[j].name, kept[i].name) < 0 ? sorted[j++] : kept[i++];
+  }
+  while (i < kept.length) out[k++] = kept[i++];
+  while (j < sorted.length) out[k++] = sorted[j++];
+  return out;
 }

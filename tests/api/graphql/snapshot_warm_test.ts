@@ -91,3 +91,118 @@ Deno.test("the app warms each snapshot before the engine publishes it", async ()
   assertEquals(graphState(snapshot.graph).modelReady, true);
   assertEquals(graphState(snapshot.graph).sortedOf("host").map((r) => r.name), ["a", "b"]);
 });
+
+Deno.test("G11 G13 a spliced graph's state (rows added) equals a scan: model, counts, sorted lists", async () => {
+  const { GraphState, graphState, shapeSignature } = await import(
+    "../../../lib/api/graphql/snapshot.ts"
+  );
+  const { buildSchemaModel } = await import("../../../lib/api/graphql/model.ts");
+  const { splicedModel } = await import("../../../lib/api/graphql/spliced_model.ts");
+  const types = ["host", "zone", "app"];
+  let carried = 0;
+  const value = fc.oneof(fc.constant(1), fc.constant("x"), fc.constant(true), fc.constant(2.5));
+  const row = fc.record({
+    type: fc.nat(2),
+    name: fc.string({ minLength: 1, maxLength: 3 }),
+    key: fc.constantFrom("port", "env", "size"),
+    value,
+    links: fc.array(fc.tuple(fc.constantFrom("zone", "runs"), fc.nat(2), fc.nat(5)), {
+      maxLength: 3,
+    }),
+  });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(row, { minLength: 1, maxLength: 40 }),
+      fc.array(row, { minLength: 1, maxLength: 6 }),
+      fc.boolean(),
+      async (rows, additions, rich) => {
+        const g = new Graph();
+        for (const t of types) for (let i = 0; i < 6; i++) g.upsertResource(t, `${t}-${i}`);
+        if (rich) {
+          // Every key with every kind, every label between every pair of types: additions fit.
+          const kinds = [1, "x", true, 2.5];
+          for (const t of types) {
+            for (const key of ["port", "env", "size"]) {
+              kinds.forEach((v, k) => g.upsertResource(t, `${t}-${key}-${k}`, { [key]: v }));
+            }
+            for (const label of ["zone", "runs"]) {
+              for (const u of types) {
+                g.upsertRelation(g.getResource(t, `${t}-0`)!, label, g.getResource(u, `${u}-1`)!);
+              }
+            }
+          }
+        }
+        for (const r of rows) {
+          const source = g.upsertResource(types[r.type], r.name, { [r.key]: r.value });
+          for (const [label, t, i] of r.links) {
+            g.upsertRelation(source, label, g.getResource(types[t], `${types[t]}-${i}`)!);
+          }
+        }
+        g.seal();
+        const base = graphState(g);
+        await base.warm();
+        // Additions of names the graph does not have, grouped into one splice per type.
+        const byType = new Map<string, typeof additions>();
+        for (const a of additions) {
+          const type = types[a.type];
+          if (g.getResource(type, `new-${a.name}`)) continue;
+          const list = byType.get(type) ?? [];
+          if (list.some((b) => b.name === a.name)) continue;
+          list.push(a);
+          byType.set(type, list);
+        }
+        const splices = [...byType].map(([type, list]) => {
+          const run = g.resourcesOf(type);
+          return {
+            type,
+            at: run[run.length - 1].id + 1,
+            removed: 0,
+            added: list.map((a) => ({
+              name: `new-${a.name}`,
+              properties: { name: "", [a.key]: a.value } as Record<string, unknown>,
+            })),
+          };
+        });
+        const linksOf = new Map(
+          additions.map((a) => [`${types[a.type]}\u0000new-${a.name}`, a.links]),
+        );
+        const s = g.spliced(
+          splices as never,
+          (r, find) =>
+            (linksOf.get(`${r.type}\u0000${r.name}`) ?? []).map(([label, t, i]) =>
+              [label, find(types[t], `${types[t]}-${i}`)!] as const
+            ),
+        );
+        if (typeof s === "string") throw new Error(s);
+        const inherited = graphState(s);
+        await inherited.warm();
+        const scanned = new GraphState(s);
+        const a = inherited.model;
+        const b = scanned.model;
+        const counts = (m: typeof a) => ({
+          signature: shapeSignature(m),
+          kinds: m.types.map((t) => t.properties.map((p) => p.kinds)),
+          nodes: m.nodePropertyCount,
+          edges: m.edgePropertyCount,
+          relationTypes: m.relationTypeCount,
+          resources: [...m.resourceCounts].sort(),
+          relationEdges: [...m.relationEdgeCounts].sort(),
+        });
+        assertEquals(counts(a), counts(b));
+        assertEquals(counts(a), counts(buildSchemaModel(s)));
+        const direct = splicedModel(buildSchemaModel(g), s, s.splicing!);
+        if (direct) {
+          carried++;
+          assertEquals(counts(direct), counts(b));
+        }
+        for (const t of types) {
+          assertEquals(inherited.sortedOf(t), s.resourcesOfSorted(t));
+          assertEquals(inherited.countOf(t), s.resourcesOf(t).length);
+        }
+      },
+    ),
+    { numRuns: 150 },
+  );
+  // Most additions fit the base model, so the carried-over path is what was compared.
+  if (carried < 30) throw new Error(`only ${carried} of 150 splices kept the base model`);
+});
