@@ -77,6 +77,24 @@ export class Adjacency<T> {
     return out;
   }
 
+  /**
+   * Packed: the CSR arrays themselves (the list of resource `id` is `ids[offsets[id]..offsets[id
+   * + 1])`, and `offsets` may be shorter than the resources: missing lists are empty), for bulk
+   * passes that would otherwise make a view per list. They must not be changed. Throws when not
+   * packed.
+   *
+   * @example
+   * ```ts
+   * import { Adjacency } from "./adjacency.ts";
+   * const a = Adjacency.packed((id) => ({ id }), Int32Array.of(0, 0, 2), Int32Array.of(0, 1));
+   * console.log([...a.packedArrays().offsets]); // [0, 0, 2]
+   * ```
+   */
+  packedArrays(): { offsets: Int32Array; ids: Int32Array } {
+    if (!this.#ids) throw new Error("Adjacency.packedArrays: the lists are not packed");
+    return { offsets: this.#offsets!, ids: this.#ids };
+  }
+
   /** Packed: the relation ids of the list of `id` (a view, not a copy). Throws when not packed. */
   idsOf(id: number): Int32Array {
     const offsets = this.#offsets;

@@ -283,26 +283,17 @@ export class Graph {
     const old = this.#resources;
     const n = old.length;
     const oldToNew = new Int32Array(n).fill(-1);
-    const newToOld: number[] = [];
+    let total = n;
+    for (const s of splices) total += s.added.length - s.removed;
+    const newToOld = new Int32Array(Math.max(0, total)).fill(-1);
     const resources: MutableResource[] = [];
     const changedTypes = new Set<string>();
     let cursor = 0;
-    const keep = (upTo: number) => {
-      for (; cursor < upTo; cursor++) {
-        const r = old[cursor];
-        const id = resources.length;
-        oldToNew[cursor] = id;
-        newToOld.push(cursor);
-        resources.push(
-          id === r.id ? r : { id, type: r.type, name: r.name, properties: r.properties },
-        );
-      }
-    };
     for (const s of [...splices].sort((a, b) => a.at - b.at)) {
       if (s.at < cursor || s.removed < 0 || s.at + s.removed > n) {
         throw new GraphError("spliced: runs overlap or lie outside the graph");
       }
-      keep(s.at);
+      keepRun(old, cursor, s.at, resources, oldToNew, newToOld);
       for (let i = s.at; i < s.at + s.removed; i++) {
         if (old[i].type !== s.type) throw new GraphError("spliced: a run of another type");
       }
@@ -310,12 +301,11 @@ export class Graph {
       const type = this.#bucket(s.type).type;
       for (const a of s.added) {
         a.properties.name = a.name;
-        newToOld.push(-1);
         resources.push({ id: resources.length, type, name: a.name, properties: a.properties });
       }
       changedTypes.add(type);
     }
-    keep(n);
+    keepRun(old, cursor, n, resources, oldToNew, newToOld);
     const out = new Graph();
     // Name indexes: rebuilt for the spliced types, renumbered where ids moved, else shared.
     const byTypeLists = new Map<string, MutableResource[]>();
@@ -344,48 +334,45 @@ export class Graph {
     }
     const find = (type: string, name: string) => out.#byType.get(type)?.byName.get(name);
     // Relations in the order of their sources; labels numbered in first-use order.
-    let capacity = this.#relationIds + 64;
-    let sources = new Int32Array(capacity);
-    let targets = new Int32Array(capacity);
-    let labelsOf = new Int32Array(capacity);
+    const buffer = new RelationBuffer(this.#relationIds + 64);
     const labels: string[] = [];
     const labelNumbers = new Map<string, number>();
-    let lastLabel = "";
-    let lastNumber = -1;
+    const numberOf = (label: string) => {
+      let number = labelNumbers.get(label);
+      if (number === undefined) {
+        number = labels.length;
+        labels.push(label);
+        labelNumbers.set(label, number);
+      }
+      return number;
+    };
+    // Old label number -> new one (-1 until first used): no string work per kept relation.
     const oldLabels = this.#labels;
+    const renumberedLabels = new Int32Array(oldLabels.length).fill(-1);
     const outOffsets = new Int32Array(resources.length + 1);
-    let count = 0;
-    const add = (source: number, label: string, target: number) => {
-      if (count === capacity) {
-        capacity *= 2;
-        sources = grown(sources, capacity - 1);
-        targets = grown(targets, capacity - 1);
-        labelsOf = grown(labelsOf, capacity - 1);
-      }
-      if (label !== lastLabel || lastNumber < 0) {
-        let number = labelNumbers.get(label);
-        if (number === undefined) {
-          number = labels.length;
-          labels.push(label);
-          labelNumbers.set(label, number);
-        }
-        lastLabel = label;
-        lastNumber = number;
-      }
-      sources[count] = source;
-      targets[count] = target;
-      labelsOf[count] = lastNumber;
-      count++;
+    const kept = {
+      ...this.#out.packedArrays(),
+      targets: this.#relationTargets,
+      labels: this.#relationLabels,
+      oldToNew,
+      renumberedLabels,
     };
     for (let id = 0; id < resources.length; id++) {
-      outOffsets[id] = count;
+      outOffsets[id] = buffer.count;
       const before = newToOld[id];
       if (before >= 0) {
-        for (const relation of this.#out.idsOf(before)) {
-          const oldTarget = this.#relationTargets[relation];
-          let target = oldToNew[oldTarget];
+        // Kept relations copied in bulk; one whose label is not numbered yet or whose target
+        // was replaced (found again by name) is taken here.
+        const end = before + 1 < kept.offsets.length ? kept.offsets[before + 1] : 0;
+        const first = before + 1 < kept.offsets.length ? kept.offsets[before] : 0;
+        for (let k = copyKeptRelations(buffer, id, kept, first, end); k < end;) {
+          const relation = kept.ids[k];
+          const oldLabel = kept.labels[relation];
+          let label = renumberedLabels[oldLabel];
+          if (label < 0) label = renumberedLabels[oldLabel] = numberOf(oldLabels[oldLabel]);
+          let target = oldToNew[kept.targets[relation]];
           if (target < 0) {
-            const t = old[oldTarget];
+            const t = old[kept.targets[relation]];
             const again = find(t.type, t.name);
             if (again === undefined) {
               return `${old[before].type} '${
@@ -394,38 +381,33 @@ export class Graph {
             }
             target = again.id;
           }
-          add(id, oldLabels[this.#relationLabels[relation]], target);
+          buffer.push(id, label, target);
+          k = copyKeptRelations(buffer, id, kept, k + 1, end);
         }
         continue;
       }
       const links = linksOf(resources[id], find);
       if (typeof links === "string") return links;
-      const start = count;
+      const start = buffer.count;
       for (const [label, target] of links) {
         if (label === "") throw new GraphError("relation type must not be empty");
         let twin = false;
-        for (let k = start; k < count && !twin; k++) {
-          twin = targets[k] === target.id && labels[labelsOf[k]] === label;
+        for (let k = start; k < buffer.count && !twin; k++) {
+          twin = buffer.targets[k] === target.id && labels[buffer.labels[k]] === label;
         }
-        if (!twin) add(id, label, target.id);
+        if (!twin) buffer.push(id, numberOf(label), target.id);
       }
     }
+    const count = buffer.count;
     outOffsets[resources.length] = count;
-    const outIds = new Int32Array(count);
-    for (let k = 0; k < count; k++) outIds[k] = k;
-    const inOffsets = new Int32Array(resources.length + 1);
-    for (let k = 0; k < count; k++) inOffsets[targets[k] + 1]++;
-    for (let id = 0; id < resources.length; id++) inOffsets[id + 1] += inOffsets[id];
-    const fill = inOffsets.slice(0, resources.length);
-    const inIds = new Int32Array(count);
-    for (let k = 0; k < count; k++) inIds[fill[targets[k]]++] = k;
+    const { outIds, inOffsets, inIds } = packRelations(buffer.targets, count, resources.length);
     out.#labels = labels;
     out.#labelNumbers = labelNumbers;
-    out.#lastLabel = lastNumber;
+    out.#lastLabel = count > 0 ? buffer.labels[count - 1] : -1;
     out.#resources = resources;
-    out.#relationSources = sources.slice(0, count);
-    out.#relationTargets = targets.slice(0, count);
-    out.#relationLabels = labelsOf.slice(0, count);
+    out.#relationSources = buffer.sources.slice(0, count);
+    out.#relationTargets = buffer.targets.slice(0, count);
+    out.#relationLabels = buffer.labels.slice(0, count);
     out.#relationIds = count;
     out.#relationCount = count;
     out.#out = Adjacency.packed((id) => out.#relation(id), outOffsets, outIds);
@@ -996,6 +978,108 @@ const DERIVE_PER_STEP = 2048;
 
 /** Shared (frozen) properties of relations that have none yet; replaced on first write. */
 const NO_PROPERTIES: Properties = Object.freeze({}) as Properties;
+
+/** Relations being laid out by {@link Graph.spliced}: parallel typed arrays that grow. */
+class RelationBuffer {
+  sources: Int32Array<ArrayBuffer>;
+  targets: Int32Array<ArrayBuffer>;
+  labels: Int32Array<ArrayBuffer>;
+  count = 0;
+
+  constructor(capacity: number) {
+    this.sources = new Int32Array(capacity);
+    this.targets = new Int32Array(capacity);
+    this.labels = new Int32Array(capacity);
+  }
+
+  push(source: number, label: number, target: number): void {
+    const at = this.count;
+    if (at === this.sources.length) {
+      this.sources = grown(this.sources, at);
+      this.targets = grown(this.targets, at);
+      this.labels = grown(this.labels, at);
+    }
+    this.sources[at] = source;
+    this.targets[at] = target;
+    this.labels[at] = label;
+    this.count = at + 1;
+  }
+}
+
+/** The old graph's arrays {@link copyKeptRelations} reads. */
+interface KeptRelations {
+  /** Old out-adjacency (CSR). */
+  offsets: Int32Array;
+  ids: Int32Array;
+  /** Old relation targets and label numbers, by relation id. */
+  targets: Int32Array;
+  labels: Int32Array;
+  /** Old resource id -> new id (-1: replaced). */
+  oldToNew: Int32Array;
+  /** Old label number -> new one (-1: not numbered yet). */
+  renumberedLabels: Int32Array;
+}
+
+/**
+ * Copies the kept relations `kept.ids[from..end)` of new resource `source` into `buffer` until
+ * one needs the caller (its label is not numbered yet or its target was replaced); returns that
+ * one's index, or `end`.
+ */
+function copyKeptRelations(
+  buffer: RelationBuffer,
+  source: number,
+  kept: KeptRelations,
+  from: number,
+  end: number,
+): number {
+  const { ids, targets, labels, oldToNew, renumberedLabels } = kept;
+  for (let k = from; k < end; k++) {
+    const relation = ids[k];
+    const label = renumberedLabels[labels[relation]];
+    const target = oldToNew[targets[relation]];
+    if (label < 0 || target < 0) return k;
+    buffer.push(source, label, target);
+  }
+  return end;
+}
+
+/** Moves resources `old[from..upTo)` to the end of `resources` (new objects where ids move). */
+function keepRun(
+  old: readonly MutableResource[],
+  from: number,
+  upTo: number,
+  resources: MutableResource[],
+  oldToNew: Int32Array,
+  newToOld: Int32Array,
+): void {
+  for (let at = from; at < upTo; at++) {
+    const r = old[at];
+    const id = resources.length;
+    oldToNew[at] = id;
+    newToOld[id] = at;
+    resources.push(id === r.id ? r : { id, type: r.type, name: r.name, properties: r.properties });
+  }
+}
+
+/**
+ * The packed adjacency of relations `0..count)` laid out in the order of their sources: out
+ * lists are the relation ids in order; in lists are bucketed by target (counting sort).
+ */
+function packRelations(
+  targets: Int32Array,
+  count: number,
+  resources: number,
+): { outIds: Int32Array; inOffsets: Int32Array; inIds: Int32Array } {
+  const outIds = new Int32Array(count);
+  for (let k = 0; k < count; k++) outIds[k] = k;
+  const inOffsets = new Int32Array(resources + 1);
+  for (let k = 0; k < count; k++) inOffsets[targets[k] + 1]++;
+  for (let id = 0; id < resources; id++) inOffsets[id + 1] += inOffsets[id];
+  const fill = inOffsets.slice(0, resources);
+  const inIds = new Int32Array(count);
+  for (let k = 0; k < count; k++) inIds[fill[targets[k]]++] = k;
+  return { outIds, inOffsets, inIds };
+}
 
 /** Outgoing relations of one source scanned linearly up to this count, then indexed. */
 const INDEX_FANOUT = 16;
