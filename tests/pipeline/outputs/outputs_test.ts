@@ -338,3 +338,35 @@ template = """
   assertEquals(errors[0].code, "template_error");
   assert(errors[0].message.includes("rule file line 8"), errors[0].message);
 });
+
+Deno.test("OU6: templateResult keeps texts that cannot be a JSON object, parses those that open with {", async () => {
+  const { templateResult } = await import("../../../lib/pipeline/outputs/result.ts");
+  assertEquals(templateResult("host-1 e3 tier-1", "text/plain"), {
+    kind: "text",
+    text: "host-1 e3 tier-1",
+  });
+  // JSON that is not an object, with a text mimetype: the text itself.
+  assertEquals(templateResult("[1, 2]", "text/plain"), { kind: "text", text: "[1, 2]" });
+  assertEquals(templateResult(' \n\t{"a": 1}', "text/plain"), {
+    kind: "object",
+    properties: { a: 1 },
+  });
+  assertEquals(templateResult("{ not json", "text/x-shellscript"), {
+    kind: "text",
+    text: "{ not json",
+  });
+  // Without a text mimetype, the errors name what was rendered.
+  let message = "";
+  try {
+    templateResult("[1, 2]", undefined);
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  assertEquals(message, "template rendered JSON an array, not an object");
+  try {
+    templateResult("plain", "application/json");
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  assert(message.startsWith("template did not render valid JSON ("), message);
+});
