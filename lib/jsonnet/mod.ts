@@ -16,6 +16,7 @@ import { fileImportResolver, type ImportResolver, JsonnetVM } from "./vm.ts";
 export { JsonnetError, type TraceFrame } from "./errors.ts";
 export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "./json_value.ts";
 export type { Loc } from "./ast.ts";
+export { type JsonRead, ReadLog, readsHold } from "./read_tracking.ts";
 export {
   fileImportResolver,
   type ImportResolver,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type ReadLog, trackedExtVar } from "./read_tracking.ts";
 import type { Loc, Node } from "./ast.ts";
 import { analyze } from "./analyze.ts";
 import { JsonnetError } from "./errors.ts";
@@ -76,6 +77,11 @@ export interface JsonnetVMOptions {
    * {@link JsonnetError} with code `budget_exceeded`.
    */
   budget?: { maxSteps?: number; timeoutMs?: number; maxMemory?: number };
+  /**
+   * Notes what the evaluation reads of `extVars` (`read_tracking.ts`): another set of JSON
+   * variables on which every noted read gives the same answer gives the same result.
+   */
+  readLog?: ReadLog;
   /** Receives `std.trace` output (default: console.error). */
   trace?: (message: string) => void;
 }
@@ -183,8 +189,11 @@ export class JsonnetVM {
         const hit = extCache.get(name);
         if (hit !== undefined) return hit;
         let v: Value | undefined;
-        if (o.extVars && Object.hasOwn(o.extVars, name)) v = fromJson(o.extVars[name]);
-        else if (o.extStr && Object.hasOwn(o.extStr, name)) v = o.extStr[name];
+        if (o.extVars && Object.hasOwn(o.extVars, name)) {
+          v = o.readLog
+            ? trackedExtVar(name, o.extVars[name], o.readLog)
+            : fromJson(o.extVars[name]);
+        } else if (o.extStr && Object.hasOwn(o.extStr, name)) v = o.extStr[name];
         else if (o.extCode && Object.hasOwn(o.extCode, name)) {
           v = evalFile(o.extCode[name], `<extvar:${name}>`);
         }

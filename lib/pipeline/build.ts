@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { JsonnetMemo } from "./outputs/jsonnet_memo.ts";
 import { Graph, type JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
 import {
@@ -62,6 +63,13 @@ export interface BuildOptions {
   removeOrphanedAssets?: boolean;
   /** Re-run unchanged model rules in every pass (same result, slower; for tests). */
   rerunUnchangedRules?: boolean;
+  /**
+   * Jsonnet output values kept from earlier builds of the same rules (see
+   * `PipelineOptions.jsonnetMemo`); only the incremental builder sets it.
+   *
+   * @ignore
+   */
+  jsonnetMemo?: JsonnetMemo;
   /** Creates the template renderer of this build (fresh counters per build). */
   createTemplates: (params: Readonly<Record<string, JsonValue>>) => TemplateRenderer;
   /** Rule phases; phases left out are reported when their folders hold rule files. */
@@ -255,6 +263,7 @@ export function* buildSteps(
       maxLoop: options.maxLoop ?? 8,
       removeOrphanedAssets: options.removeOrphanedAssets ?? false,
       rerunUnchangedRules: options.rerunUnchangedRules ?? false,
+      jsonnetMemo: options.jsonnetMemo,
     } satisfies PipelineOptions,
     provenance,
     log,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { JsonnetMemo } from "./outputs/jsonnet_memo.ts";
 import type { Graph, JsonValue } from "../graph/graph.ts";
 import type { IssueCollector } from "./issues.ts";
 import type { SourceFile, SourceSet } from "../workspace/sources.ts";
@@ -54,6 +55,14 @@ export interface PipelineOptions {
    * use it to check exactly that).
    */
   rerunUnchangedRules?: boolean;
+  /**
+   * Jsonnet output values of earlier builds of the same rules (`outputs/jsonnet_memo.ts`): set
+   * by the incremental builder, which starts a new one whenever a file other than an asset CSV
+   * changed.
+   *
+   * @ignore
+   */
+  jsonnetMemo?: JsonnetMemo;
 }
 
 /** Everything a phase may use. */

@@ -5,7 +5,7 @@
  */
 import type { JsonValue, Properties, Resource } from "../../graph/graph.ts";
 import type { RuleBlock } from "../../formats/toml.ts";
-import type { ImportResolver } from "../../jsonnet/mod.ts";
+import type { ImportResolver, ReadLog } from "../../jsonnet/mod.ts";
 import type { PreparedChunk, RuleEnvironment } from "../rules/environment.ts";
 import { evaluateCondition } from "../rules/conditions.ts";
 import { positionOf, reportRuleError, RuleError, ruleLabel } from "../rules/errors.ts";
@@ -227,13 +227,14 @@ function evaluateOne(run: RuleRun, origin: Resource | undefined): OutputWrite | 
   if (rule.body.kind === "template") {
     result = templateResult(run.render(rule.body.source, context, "template"), rule.mimetype);
   } else {
-    const value = evaluateOutputJsonnet(
-      rule.body.source,
-      run.extVars(vars, origin),
-      run.programName,
-      run.resolver,
+    const source = rule.body.source;
+    const ext = run.extVars(vars, origin);
+    const evaluate = (readLog?: ReadLog) =>
+      evaluateOutputJsonnet(source, ext, run.programName, run.resolver, readLog);
+    const memo = run.env.ctx.options.jsonnetMemo;
+    result = jsonnetResult(
+      memo ? memo.evaluate(run.programName, origin?.name ?? "", source, ext, evaluate) : evaluate(),
     );
-    result = jsonnetResult(value);
   }
   const properties: Properties = result.kind === "object"
     ? { ...result.properties }

@@ -9,7 +9,7 @@
 import type { Graph, JsonValue, Resource } from "../../graph/graph.ts";
 import { relatedVia, relationKeys } from "../rules/view.ts";
 import type { SourceFile } from "../../workspace/sources.ts";
-import { type ImportResolver, JsonnetError, JsonnetVM } from "../../jsonnet/mod.ts";
+import { type ImportResolver, JsonnetError, JsonnetVM, type ReadLog } from "../../jsonnet/mod.ts";
 import { RuleError } from "../rules/errors.ts";
 
 /** Evaluation budget of one Jsonnet body (a runaway program fails the rule, not the build). */
@@ -65,9 +65,11 @@ export function evaluateOutputJsonnet(
   extVars: Record<string, JsonValue>,
   programName: string,
   importResolver: ImportResolver | undefined,
+  readLog?: ReadLog,
 ): JsonValue {
   const vm = new JsonnetVM({
     extVars,
+    readLog,
     importResolver,
     budget: JSONNET_BUDGET,
     trace: () => {},

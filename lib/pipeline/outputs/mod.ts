@@ -88,6 +88,8 @@ export function* outputPhaseSteps(ctx: PhaseContext): Steps<void> {
   }
   const writes: OutputWrite[] = [];
   const plain = new PlainResourceCache(ctx.graph);
+  const memo = ctx.options.jsonnetMemo;
+  memo?.nextBuild();
   for (const source of rules) {
     let parsed;
     try {
@@ -133,6 +135,14 @@ export function* outputPhaseSteps(ctx: PhaseContext): Steps<void> {
         for (const w of yield* evaluateRuleSteps(run)) writes.push(w);
       }
     }
+  }
+  if (memo && memo.hits + memo.misses > 0) {
+    ctx.log(
+      "debug",
+      `outputs: ${memo.misses} Jsonnet bod${
+        memo.misses === 1 ? "y" : "ies"
+      } evaluated, ${memo.hits} unchanged from the last build`,
+    );
   }
   yield* applyWrites(ctx, writes);
 }
