@@ -10,7 +10,10 @@
  *   (a model creating an `envgroup/<env>` relation and a `profile` per host from `env`/`tier`, a
  *   `copy_property` onto the profile, one text output per host).
  *
- * Usage: deno run -A bench/write_cost_bench.ts [size] [--samples=N] [--only=add|env]
+ * - `dns`: the corpus module public_dns (when ../shared is beside the checkout): one record's
+ *   address changes in its CSV and a rebuild names the file; the zone file must show it.
+ *
+ * Usage: deno run -A bench/write_cost_bench.ts [size] [--samples=N] [--only=add|env|dns]
  * (defaults: 100000, 20 samples). Prints a markdown table and the mode of the last build.
  *
  * @module
@@ -119,7 +122,7 @@ interface Row {
 async function measure(
   label: string,
   files: Record<string, string>,
-  change: (app: GraphsvcApp, i: number) => Promise<void>,
+  change: (app: GraphsvcApp, i: number, at: { engine: GraphEngine; dir: string }) => Promise<void>,
 ): Promise<Row> {
   const dir = await Deno.makeTempDir({ prefix: "graphsvc-write-cost-" });
   try {
@@ -143,11 +146,11 @@ async function measure(
       }
     });
     const app = createApp(engine);
-    await change(app, -1); // the first write also builds the GraphQL schema once
+    await change(app, -1, { engine, dir }); // the first write also builds the GraphQL schema once
     const times: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const start = performance.now();
-      await change(app, i);
+      await change(app, i, { engine, dir });
       times.push(performance.now() - start);
     }
     return { write: label, coldMs, times, mode };
@@ -203,6 +206,52 @@ if (ONLY === undefined || ONLY === "env") {
       },
     ),
   );
+}
+
+// A real module whose Jsonnet outputs cost most of its build (307 artifacts over 2,540
+// resources): one DNS record's address changes in its CSV, and a rebuild names the file (what a
+// Git sync or the reload webhook with paths does); the zone's outputs must show it.
+const DNS = new URL("../../shared/corpus/public_dns/data", import.meta.url).pathname;
+if ((ONLY === undefined || ONLY === "dns") && exists(DNS)) {
+  const path = "assets/inventx/a.csv";
+  rows.push(
+    await measure(
+      "public_dns: one record's address (CSV rewritten, rebuild naming it), 305 Jsonnet outputs",
+      filesOf(DNS),
+      async (_app, i, { engine, dir }) => {
+        const text = await Deno.readTextFile(`${dir}/${path}`);
+        const address = `149.126.4.${(i + 2) % 250}`;
+        const edited = text.replace(/,149\.126\.4\.\d+,14400,/, `,${address},14400,`);
+        await Deno.writeTextFile(`${dir}/${path}`, edited);
+        await engine.waitFor(engine.requestRebuild({ changed: [path] }));
+        const zone = engine.current.graph.getResource("zone_file", "zone_file_abrs.ch");
+        const content = zone?.properties.content;
+        if (typeof content !== "string" || !content.includes(address)) {
+          throw new Error(`${address} not in the zone file of abrs.ch`);
+        }
+      },
+    ),
+  );
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every file under `dir`, by path relative to it. */
+function filesOf(dir: string, prefix = ""): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of Deno.readDirSync(`${dir}/${prefix}`)) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory) Object.assign(out, filesOf(dir, rel));
+    else if (e.isFile) out[rel] = Deno.readTextFileSync(`${dir}/${rel}`);
+  }
+  return out;
 }
 
 console.log(`load average: ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}`);

@@ -67,12 +67,14 @@ export class ChunkedById<T> {
 
   /** The value of `id`, or undefined. */
   get(id: number): T | undefined {
+    if (id < 0) return undefined;
     const chunk = this.#chunks[id >>> CHUNK_BITS];
     return chunk === undefined ? undefined : chunk[id & (CHUNK - 1)];
   }
 
-  /** Sets (or, with undefined, clears) the value of `id`. */
+  /** Sets (or, with undefined, clears) the value of `id` (a non-negative integer). */
   set(id: number, value: T | undefined): void {
+    if (!Number.isInteger(id) || id < 0) throw new RangeError(`not a dense id: ${id}`);
     const at = id >>> CHUNK_BITS;
     let chunk = at < this.#chunks.length ? this.#chunks[at] : undefined;
     if (chunk === undefined) {

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { ChunkedById } from "../graph/dense.ts";
 
 /** How a file took part in a resource: created it, set its properties, related it, governed it. */
 export type ProvenanceKind = "created" | "changed" | "linked" | "compliance";
@@ -59,22 +60,34 @@ export class Provenance {
   readonly #files: string[] = [];
   readonly #fileIds = new Map<string, number>();
   /** Resource id -> codes (file number * 4 + kind), in the order first recorded. */
-  readonly #byResource = new Map<number, number[]>();
+  readonly #byResource = new ChunkedById<number[]>();
+  /** Resource ids with codes, in the order first recorded. */
+  readonly #recorded: number[] = [];
+  /** The file of the last note and its number (rules note many resources in a row). */
+  #lastFile = "";
+  #lastFileNumber = -1;
   #assetResources = 0;
   readonly #global = new Set<number>();
 
   /** Records that `file` did `kind` to the resource with id `resourceId` (once per pair). */
   note(resourceId: number, file: string, kind: ProvenanceKind): void {
-    let n = this.#fileIds.get(file);
-    if (n === undefined) {
-      n = this.#files.length;
-      this.#files.push(file);
-      this.#fileIds.set(file, n);
+    let n = file === this.#lastFile ? this.#lastFileNumber : this.#fileIds.get(file);
+    if (n === undefined || n < 0) {
+      n = this.#fileIds.get(file);
+      if (n === undefined) {
+        n = this.#files.length;
+        this.#files.push(file);
+        this.#fileIds.set(file, n);
+      }
     }
+    this.#lastFile = file;
+    this.#lastFileNumber = n;
     const code = n * 4 + KIND_CODE[kind];
     const codes = this.#byResource.get(resourceId);
-    if (!codes) this.#byResource.set(resourceId, [code]);
-    else if (!codes.includes(code)) codes.push(code);
+    if (!codes) {
+      this.#byResource.set(resourceId, [code]);
+      this.#recorded.push(resourceId);
+    } else if (!codes.includes(code)) codes.push(code);
   }
 
   /**
@@ -104,7 +117,8 @@ export class Provenance {
    */
   toData(index: (id: number) => number | undefined): ProvenanceData {
     const entries: [number, number[]][] = [];
-    for (const [id, codes] of this.#byResource) {
+    for (const id of this.#recorded) {
+      const codes = this.#byResource.get(id)!;
       const i = index(id);
       if (i !== undefined) entries.push([i, [...codes]]);
     }
@@ -132,6 +146,7 @@ export class Provenance {
       if (id >= resourceCount || codes.some((c) => c >= data.files.length * 4 || c < 0)) {
         throw new RangeError(`provenance of resource ${id} is out of range`);
       }
+      if (p.#byResource.get(id) === undefined) p.#recorded.push(id);
       p.#byResource.set(id, [...codes]);
     }
     p.#assetResources = Math.min(data.assetResources, resourceCount);
@@ -146,7 +161,7 @@ export class Provenance {
 
   /** Number of resources with rule entries (asset provenance is not stored per resource). */
   get size(): number {
-    return this.#byResource.size;
+    return this.#recorded.length;
   }
 
   /**
