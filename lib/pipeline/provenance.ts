@@ -63,25 +63,17 @@ export class Provenance {
   readonly #byResource = new ChunkedById<number[]>();
   /** Resource ids with codes, in the order first recorded. */
   readonly #recorded: number[] = [];
-  /** The file of the last note and its number (rules note many resources in a row). */
-  #lastFile = "";
-  #lastFileNumber = -1;
   #assetResources = 0;
   readonly #global = new Set<number>();
 
   /** Records that `file` did `kind` to the resource with id `resourceId` (once per pair). */
   note(resourceId: number, file: string, kind: ProvenanceKind): void {
-    let n = file === this.#lastFile ? this.#lastFileNumber : this.#fileIds.get(file);
-    if (n === undefined || n < 0) {
-      n = this.#fileIds.get(file);
-      if (n === undefined) {
-        n = this.#files.length;
-        this.#files.push(file);
-        this.#fileIds.set(file, n);
-      }
+    let n = this.#fileIds.get(file);
+    if (n === undefined) {
+      n = this.#files.length;
+      this.#files.push(file);
+      this.#fileIds.set(file, n);
     }
-    this.#lastFile = file;
-    this.#lastFileNumber = n;
     const code = n * 4 + KIND_CODE[kind];
     const codes = this.#byResource.get(resourceId);
     if (!codes) {

@@ -132,8 +132,7 @@ export class GraphState {
     if (spliced) {
       const state = spliced.state.deref();
       const known = state === undefined ? undefined : state.#model;
-      const model = known &&
-        splicedModel(known, this.graph, { from: state!.graph, ...spliced.splicing });
+      const model = known && splicedModel(known, this.graph, spliced.splicing);
       if (!model) return undefined;
       this.#model = model;
       this.#signature = state!.#signature;

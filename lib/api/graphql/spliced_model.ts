@@ -6,13 +6,12 @@
  *
  * @module
  */
-import type { Graph, Resource } from "../../graph/graph.ts";
-import type { GraphSplicing } from "../../graph/graph.ts";
+import type { Graph, GraphSplicing, Resource } from "../../graph/graph.ts";
 import { kindOf } from "./infer.ts";
 import type { SchemaModel, TypeModel } from "./model.ts";
 
 /**
- * The model of `graph` (spliced from `splicing.from`, whose model is `base`), or undefined when
+ * The model of `graph` (spliced from a graph whose model is `base`), or undefined when
  * the splice removed resources or an added resource brings a property key, a kind of value, a
  * relation label or a pair of types the base model lacks (a scan is then needed).
  *
@@ -34,7 +33,7 @@ import type { SchemaModel, TypeModel } from "./model.ts";
 export function splicedModel(
   base: SchemaModel,
   graph: Graph,
-  splicing: GraphSplicing,
+  splicing: Pick<GraphSplicing, "added" | "removed">,
 ): SchemaModel | undefined {
   if (splicing.removed > 0) return undefined;
   const types = new Map<string, TypeModel>();
