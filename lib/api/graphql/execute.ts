@@ -34,8 +34,9 @@ import {
   valueDepth,
 } from "./limits.ts";
 import { graphOfSchema, type GraphQLContext, shapeOfSchema } from "./schema.ts";
-import { graphState } from "./snapshot.ts";
+import { type GraphState, graphState } from "./snapshot.ts";
 import { validateOnce } from "./document_cache.ts";
+import { compiledQueryFor } from "./compiled_queries.ts";
 import type { GraphQLSchema } from "graphql";
 
 /** Per-request limits of {@link executeDocument}; each defaults to the module constant. */
@@ -46,6 +47,11 @@ export interface ExecutionLimits {
   readonly maxResponseBytes?: number;
   /** Root value handed to the root fields' resolvers (per request, e.g. to collect results). */
   readonly rootValue?: unknown;
+  /**
+   * Run hot read-only queries compiled (`compiled_queries.ts`; default true). False always runs
+   * graphql-js's `execute`.
+   */
+  readonly compileHotQueries?: boolean;
 }
 
 /** A GraphQL request as sent by clients (GraphQL-over-HTTP). */
@@ -149,13 +155,19 @@ export async function executeDocument(
     : estimate();
   if (errors.length > 0) return { errors };
   meterResponses(schema);
-  const budget = new EdgeBudget();
-  const response = new ResponseBudget(limits.maxResponseBytes ?? MAX_RESPONSE_BYTES);
-  const context: GraphQLContext & { response: ResponseBudget } = {
-    edges: budget,
-    response,
-    snapshot,
-  };
+  const maxResponseBytes = limits.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const compiled = limits.compileHotQueries === false
+    ? undefined
+    : compiledQueryFor(schema, document, operationName);
+  if (compiled && !signal?.aborted) {
+    const context = requestContext(snapshot, maxResponseBytes);
+    const result = await compiled.query(limits.rootValue, context, variables ?? {});
+    // Only error-free results come from the compiled function; graphql-js answers the others
+    // (its messages, paths and partial data are the reference).
+    if (!result.errors?.length) return result;
+  }
+  const context = requestContext(snapshot, maxResponseBytes);
+  const { edges: budget, response } = context;
   const result = await execute({
     schema,
     document,
@@ -173,6 +185,14 @@ export async function executeDocument(
     if (limitError) return { errors: [limitError] };
   }
   return result;
+}
+
+/** The context of one execution: fresh edge and response budgets, the request's snapshot. */
+function requestContext(
+  snapshot: GraphState,
+  maxResponseBytes: number,
+): GraphQLContext & { edges: EdgeBudget; response: ResponseBudget } {
+  return { edges: new EdgeBudget(), response: new ResponseBudget(maxResponseBytes), snapshot };
 }
 
 const metered = new WeakSet<GraphQLSchema>();

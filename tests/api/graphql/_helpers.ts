@@ -3,18 +3,37 @@ import assert from "node:assert/strict";
 import type { ExecutionResult } from "graphql";
 import { Graph, type Properties } from "../../../lib/graph/graph.ts";
 import { buildGraphQLSchema } from "../../../lib/api/graphql/schema.ts";
-import { executeGraphQL } from "../../../lib/api/graphql/execute.ts";
+import { executeDocument, executeGraphQL, parseQuery } from "../../../lib/api/graphql/execute.ts";
+import { COMPILE_AFTER } from "../../../lib/api/graphql/compiled_queries.ts";
 
 export { assert, Graph };
 
-/** Runs `query` against a fresh schema of `graph`. */
+/**
+ * Runs `query` against a fresh schema of `graph`, by graphql-js and, once hot, compiled
+ * (`compiled_queries.ts`): every query of the GraphQL tests checks that both give the same
+ * result. The graphql-js result is returned.
+ */
 export async function run(
   graph: Graph,
   query: string,
   variables?: Record<string, unknown>,
 ): Promise<ExecutionResult> {
   const schema = buildGraphQLSchema(graph);
-  return await executeGraphQL(schema, graph, { query, variables });
+  const document = parseQuery(query);
+  if (!("kind" in document)) return await executeGraphQL(schema, graph, { query, variables });
+  const reference = await executeDocument(schema, graph, document, variables, null, undefined, {
+    compileHotQueries: false,
+  });
+  let hot: ExecutionResult | undefined;
+  for (let i = 0; i <= COMPILE_AFTER; i++) {
+    hot = await executeDocument(schema, graph, document, variables);
+  }
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(hot)),
+    JSON.parse(JSON.stringify(reference)),
+    `compiled and graphql-js results differ for ${query}`,
+  );
+  return reference;
 }
 
 /** Runs `query` and returns `data` as plain JSON, failing on any error. */

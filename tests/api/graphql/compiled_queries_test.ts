@@ -1,0 +1,80 @@
+// Compiled execution of hot queries (issue 26 §1, G1): which documents are compiled, when, and
+// that a compiled run with errors is answered by graphql-js. Every query of the other GraphQL
+// tests is also run both ways by `_helpers.ts`'s `run`, which compares the two results.
+import { parse } from "graphql";
+import { assert, dnsGraph } from "./_helpers.ts";
+import { buildGraphQLSchema } from "../../../lib/api/graphql/schema.ts";
+import { executeDocument } from "../../../lib/api/graphql/execute.ts";
+import { COMPILE_AFTER, compiledQueryFor } from "../../../lib/api/graphql/compiled_queries.ts";
+
+const json = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+Deno.test("issue 26 G1: a query is compiled once it ran COMPILE_AFTER times on a schema", () => {
+  const graph = dnsGraph();
+  const schema = buildGraphQLSchema(graph);
+  const document = parse("{ zone { name } }");
+  for (let i = 0; i < COMPILE_AFTER; i++) {
+    assert.equal(compiledQueryFor(schema, document, null), undefined, `run ${i + 1}`);
+  }
+  const compiled = compiledQueryFor(schema, document, null);
+  assert.equal(typeof compiled?.query, "function");
+  assert.equal(compiledQueryFor(schema, document, null), compiled, "kept");
+  // Another schema counts its own runs.
+  assert.equal(compiledQueryFor(buildGraphQLSchema(graph), document, null), undefined);
+});
+
+Deno.test("issue 26 G1: mutations, subscriptions and documents with directives stay on graphql-js", () => {
+  const schema = buildGraphQLSchema(dnsGraph());
+  for (
+    const text of [
+      "mutation { __typename }",
+      "subscription { __typename }",
+      "query($s: Boolean!) { zone { name @skip(if: $s) } }",
+      "{ zone { ...Z @include(if: true) } } fragment Z on zone { name }",
+    ]
+  ) {
+    const document = parse(text);
+    for (let i = 0; i <= COMPILE_AFTER + 2; i++) {
+      assert.equal(compiledQueryFor(schema, document, null), undefined, text);
+    }
+  }
+});
+
+Deno.test("issue 26 G1: the operation named by the request is the one compiled", async () => {
+  const graph = dnsGraph();
+  const schema = buildGraphQLSchema(graph);
+  const document = parse("query A { zone { name } } query B { countNodes }");
+  for (let i = 0; i <= COMPILE_AFTER; i++) {
+    await executeDocument(schema, graph, document, null, "B");
+  }
+  const b = await executeDocument(schema, graph, document, null, "B");
+  assert.deepEqual(Object.keys(b.data ?? {}), ["countNodes"]);
+  const a = await executeDocument(schema, graph, document, null, "A");
+  assert.deepEqual(Object.keys(a.data ?? {}), ["zone"]);
+});
+
+Deno.test("issue 26 G1: a hot query that errs answers exactly as graphql-js (limits, variables)", async () => {
+  const graph = dnsGraph();
+  const schema = buildGraphQLSchema(graph);
+  const cases: [string, Record<string, unknown> | null, number | undefined][] = [
+    // The response budget is exceeded: only the limit error, no partial data.
+    ["{ zone { name has_a_record { node { name address } } } }", null, 40],
+    // Variable coercion errors carry graphql-js's messages.
+    ["query($f: JSON) { zone(filter: $f) { name } }", { f: "not an object" }, undefined],
+    ['query($n: Int!) { __type(name: "zone") { name } n: __typename }', { n: "x" }, undefined],
+    ["query($n: Int!) { n: __typename }", {}, undefined],
+  ];
+  for (const [text, variables, maxResponseBytes] of cases) {
+    const document = parse(text);
+    const reference = await executeDocument(schema, graph, document, variables, null, undefined, {
+      compileHotQueries: false,
+      maxResponseBytes,
+    });
+    for (let i = 0; i <= COMPILE_AFTER + 1; i++) {
+      const hot = await executeDocument(schema, graph, document, variables, null, undefined, {
+        maxResponseBytes,
+      });
+      assert.deepEqual(json(hot), json(reference), `${text} (run ${i + 1})`);
+    }
+  }
+});
