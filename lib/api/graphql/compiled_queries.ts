@@ -10,6 +10,8 @@
  *   request's abort signal) and subscriptions stream, which graphql-jit does not do;
  * - documents without directives: graphql-jit's `@skip`/`@include` on fragment spreads differs
  *   from graphql-js unless an experimental flag is set, and `@defer`/`@stream` it does not know;
+ * - documents whose string literals hold graphql-jit's value markers (a code injection, see
+ *   `JIT_MARKER`);
  * - only where the runtime allows code generation: edge runtimes (workerd) refuse
  *   `new Function`, and then every document stays on graphql-js.
  *
@@ -80,7 +82,7 @@ function compile(
   operationName: string | null | undefined,
 ): CompiledQuery | null {
   const operation = getOperationAST(document, operationName);
-  if (operation?.operation !== "query" || hasDirectives(document)) return null;
+  if (operation?.operation !== "query" || unsafeToCompile(document)) return null;
   try {
     const compiled = compileQuery(schema, document, operationName ?? undefined, {
       // Errors of a compiled run are discarded (graphql-js runs again): no stacks to capture.
@@ -94,10 +96,26 @@ function compile(
   }
 }
 
-function hasDirectives(document: DocumentNode): boolean {
+/**
+ * graphql-jit writes argument literals into the generated code as JSON, then turns the markers
+ * it uses for NaN, ±Infinity and dates back into code by text replacement
+ * (`"__MAGIC_DATE__<uuid>…"` → `new Date(…)`). The markers are constants of its source, so a
+ * string literal that contains one would be turned into code: `{ zone(filter: { name: { eq:
+ * "__MAGIC_DATE__…0)&&(anything)&&(0" } }) { name } }` runs `anything` when compiled (verified
+ * on 0.8.9). Such documents are never compiled; nor, for the reasons in the module doc, are
+ * documents with directives.
+ */
+const JIT_MARKER = "__MAGIC_";
+
+function unsafeToCompile(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
     [Kind.DIRECTIVE]() {
+      found = true;
+      return BREAK;
+    },
+    [Kind.STRING](node) {
+      if (!node.value.includes(JIT_MARKER)) return;
       found = true;
       return BREAK;
     },

@@ -78,3 +78,26 @@ Deno.test("issue 26 G1: a hot query that errs answers exactly as graphql-js (lim
     }
   }
 });
+
+Deno.test("issue 26 G1: a string literal holding graphql-jit's date marker is never compiled into code", async () => {
+  const graph = dnsGraph();
+  const schema = buildGraphQLSchema(graph);
+  // graphql-jit 0.8.9 turns `"__MAGIC_DATE__<its uuid>X"` in generated code into `new Date(X)`.
+  const marker = "__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d";
+  const probe = "__graphsvc_jit_probe";
+  const text =
+    `{ zone(filter: { name: { eq: "${marker}0)&&(globalThis.${probe}=1)&&(0" } }) { name } }`;
+  // Escaped in the query text, the same value: the check reads the parsed literal.
+  const escaped = text.replace("__MAGIC", "\\u005F_MAGIC");
+  for (const query of [text, escaped]) {
+    const document = parse(query);
+    const reference = await executeDocument(schema, graph, document, null, null, undefined, {
+      compileHotQueries: false,
+    });
+    for (let i = 0; i <= COMPILE_AFTER + 1; i++) {
+      assert.deepEqual(json(await executeDocument(schema, graph, document)), json(reference));
+    }
+    assert.equal(compiledQueryFor(schema, document, null), undefined);
+  }
+  assert.equal(probe in globalThis, false, "the literal ran as code");
+});
