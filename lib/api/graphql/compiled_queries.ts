@@ -10,6 +10,8 @@
  *   request's abort signal) and subscriptions stream, which graphql-jit does not do;
  * - documents without directives: graphql-jit's `@skip`/`@include` on fragment spreads differs
  *   from graphql-js unless an experimental flag is set, and `@defer`/`@stream` it does not know;
+ * - documents with a variable inside an argument literal (`filter: { name: { eq: $k } }`):
+ *   graphql-jit evaluates literals at compile time, without the request's variables;
  * - documents whose string literals hold graphql-jit's value markers (a code injection, see
  *   `JIT_MARKER`);
  * - only where the runtime allows code generation: edge runtimes (workerd) refuse
@@ -29,6 +31,7 @@ import {
   getOperationAST,
   type GraphQLSchema,
   Kind,
+  type ValueNode,
   visit,
 } from "graphql";
 
@@ -119,6 +122,26 @@ function unsafeToCompile(document: DocumentNode): boolean {
       found = true;
       return BREAK;
     },
+    // graphql-jit evaluates argument literals once, at compile time, without the variables: a
+    // variable inside a literal (`filter: { name: { eq: $k } }`, a JSON scalar) would read as
+    // absent in every request. Variables as whole argument values (`filter: $f`) are fine.
+    [Kind.OBJECT](node) {
+      if (!containsVariable(node)) return;
+      found = true;
+      return BREAK;
+    },
+    [Kind.LIST](node) {
+      if (!containsVariable(node)) return;
+      found = true;
+      return BREAK;
+    },
   });
   return found;
+}
+
+function containsVariable(node: ValueNode): boolean {
+  if (node.kind === Kind.VARIABLE) return true;
+  if (node.kind === Kind.LIST) return node.values.some(containsVariable);
+  if (node.kind === Kind.OBJECT) return node.fields.some((f) => containsVariable(f.value));
+  return false;
 }

@@ -101,3 +101,17 @@ Deno.test("issue 26 G1: a string literal holding graphql-jit's date marker is ne
   }
   assert.equal(probe in globalThis, false, "the literal ran as code");
 });
+
+Deno.test("issue 26 G1: a variable inside an argument literal reads each request's value", async () => {
+  const graph = dnsGraph();
+  const schema = buildGraphQLSchema(graph);
+  const document = parse("query($k: String!) { zone(filter: { name: { eq: $k } }) { name } }");
+  const names = graph.resourcesOf("zone").map((z) => z.name);
+  assert.ok(names.length >= 2);
+  for (let round = 0; round <= COMPILE_AFTER + 1; round++) {
+    for (const name of [...names, "none"]) {
+      const result = await executeDocument(schema, graph, document, { k: name });
+      assert.deepEqual(json(result), { data: { zone: name === "none" ? [] : [{ name }] } });
+    }
+  }
+});
