@@ -1,7 +1,17 @@
 // Compiled execution of hot queries (issue 26 §1, G1): which documents are compiled, when, and
 // that a compiled run with errors is answered by graphql-js. Every query of the other GraphQL
 // tests is also run both ways by `_helpers.ts`'s `run`, which compares the two results.
-import { parse } from "graphql";
+import fc from "fast-check";
+import {
+  getNamedType,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  isLeafType,
+  isObjectType,
+  isUnionType,
+  parse,
+} from "graphql";
 import { assert, dnsGraph } from "./_helpers.ts";
 import { buildGraphQLSchema } from "../../../lib/api/graphql/schema.ts";
 import { executeDocument } from "../../../lib/api/graphql/execute.ts";
@@ -114,4 +124,99 @@ Deno.test("issue 26 G1: a variable inside an argument literal reads each request
       assert.deepEqual(json(result), { data: { zone: name === "none" ? [] : [{ name }] } });
     }
   }
+});
+
+/** A random query over `schema`'s types from `seed`: selections, aliases, fragments, arguments. */
+function randomQuery(schema: GraphQLSchema, seed: number) {
+  let state = seed >>> 0 || 1;
+  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+  const definitions: string[] = [];
+  const variables: Record<string, unknown> = {};
+  const filters = [
+    `{ name: { ne: "none" } }`,
+    `{ name: { contains: "example" } }`,
+    `{ ttl: { gt: 100 } }`,
+    `{ disabled: false }`,
+    `{ name: { in: ["example.org", "example.net"] } }`,
+    `{ nope: { exists: false } }`,
+  ];
+  const args = (field: GraphQLField<unknown, unknown>): string => {
+    const out: string[] = [];
+    for (const arg of field.args) {
+      if (next() < 0.5) continue;
+      const variable = next() < 0.4 ? `$v${definitions.length}` : undefined;
+      if (arg.name === "filter" && variable && next() < 0.4) {
+        // A variable inside the literal.
+        definitions.push(`${variable}: String`);
+        variables[variable.slice(1)] = pick(["example.org", "example.net", "none"]);
+        out.push(`filter: { name: { eq: ${variable} } }`);
+      } else if (arg.name === "filter") {
+        const literal = pick(filters);
+        if (variable) {
+          definitions.push(`${variable}: JSON`);
+          variables[variable.slice(1)] = JSON.parse(literal.replace(/(\w+):/g, '"$1":'));
+        }
+        out.push(`filter: ${variable ?? literal}`);
+      } else if (arg.name === "limit" || arg.name === "offset") {
+        const value = Math.floor(next() * 4);
+        if (variable) {
+          definitions.push(`${variable}: Int`);
+          variables[variable.slice(1)] = value;
+        }
+        out.push(`${arg.name}: ${variable ?? value}`);
+      }
+    }
+    return out.length ? `(${out.join(", ")})` : "";
+  };
+  const selection = (type: GraphQLNamedType, depth: number): string => {
+    if (isUnionType(type)) {
+      return `{ __typename ${
+        type.getTypes().filter(() => next() < 0.6).map((t) =>
+          `... on ${t.name} ${selection(t, depth + 1)}`
+        ).join(" ")
+      } }`;
+    }
+    if (!isObjectType(type)) return "";
+    const fields = Object.values(type.getFields()).filter((f) => {
+      const named = getNamedType(f.type);
+      return isLeafType(named) || depth < 3;
+    });
+    const chosen = fields.filter(() => next() < 0.4);
+    if (chosen.length === 0) chosen.push(fields[0]);
+    const parts = chosen.map((f) => {
+      const alias = next() < 0.2 ? `a${Math.floor(next() * 1000)}: ` : "";
+      const named = getNamedType(f.type);
+      const sub = isLeafType(named) ? "" : ` ${selection(named, depth + 1)}`;
+      return `${alias}${f.name}${args(f)}${sub}`;
+    });
+    if (next() < 0.2) parts.push(`... on ${type.name} { __typename }`);
+    return `{ ${parts.join(" ")} }`;
+  };
+  const body = selection(schema.getQueryType()!, 0);
+  const header = definitions.length ? `query(${definitions.join(", ")}) ` : "";
+  return { text: `${header}${body}`, variables };
+}
+
+Deno.test("issue 26 G1: random queries answer the same compiled and by graphql-js (fast-check)", async () => {
+  const graph = dnsGraph();
+  const schema = buildGraphQLSchema(graph);
+  let compiledCount = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.integer(), async (seed) => {
+      const { text, variables } = randomQuery(schema, seed);
+      const document = parse(text);
+      const reference = await executeDocument(schema, graph, document, variables, null, undefined, {
+        compileHotQueries: false,
+      });
+      for (let i = 0; i <= COMPILE_AFTER; i++) {
+        const hot = await executeDocument(schema, graph, document, variables);
+        assert.deepEqual(json(hot), json(reference), text);
+      }
+      if (compiledQueryFor(schema, document, null)) compiledCount++;
+    }),
+    { numRuns: 200, seed: 26 },
+  );
+  // The property is about compiled runs: most generated documents must have been compiled.
+  assert.ok(compiledCount > 100, `${compiledCount} of 200 documents compiled`);
 });
