@@ -10,8 +10,11 @@
  *   request's abort signal) and subscriptions stream, which graphql-jit does not do;
  * - documents without directives: graphql-jit's `@skip`/`@include` on fragment spreads differs
  *   from graphql-js unless an experimental flag is set, and `@defer`/`@stream` it does not know;
- * - documents with a variable inside an argument literal (`filter: { name: { eq: $k } }`):
- *   graphql-jit evaluates literals at compile time, without the request's variables;
+ * - documents with a variable inside an argument literal of another type than JSON: graphql-jit
+ *   evaluates literals at compile time, without the request's variables. A JSON literal with
+ *   variables (`filter: { name: { eq: $k } }`, the usual filter) is compiled as a variable of its
+ *   own, whose value each request computes as graphql-js does (`coerceInputLiteral` with the
+ *   request's coerced variables);
  * - documents whose string literals hold graphql-jit's value markers (a code injection, see
  *   `JIT_MARKER`);
  * - only where the runtime allows code generation: edge runtimes (workerd) refuse
@@ -24,25 +27,49 @@
  *
  * @module
  */
-import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import { compileQuery, isCompiledQuery } from "graphql-jit";
 import {
   BREAK,
+  coerceInputLiteral,
   type DocumentNode,
+  type ExecutionResult,
+  getNamedType,
   getOperationAST,
+  getVariableValues,
+  type GraphQLInputType,
   type GraphQLSchema,
   Kind,
+  type OperationDefinitionNode,
+  parseType,
+  TypeInfo,
   type ValueNode,
+  type VariableDefinitionNode,
+  type VariableNode,
   visit,
+  visitWithTypeInfo,
 } from "graphql";
 
 /** Executions of a document (per schema and operation name) before it is compiled. */
 export const COMPILE_AFTER = 2;
 
+/** A compiled query: `query` answers like `CompiledQuery.query`, or `undefined` (see below). */
+export interface CompiledRun {
+  /**
+   * Runs the compiled query; `undefined` when the request's variables do not coerce (graphql-js
+   * then answers, with its errors).
+   */
+  query(
+    root: unknown,
+    context: unknown,
+    variables: Record<string, unknown>,
+  ): ExecutionResult | Promise<ExecutionResult> | undefined;
+}
+
 interface Entry {
   /** Executions counted so far (stops counting once compiled or refused). */
   runs: number;
   /** The compiled query; `null` when the document cannot or may not be compiled. */
-  compiled?: CompiledQuery | null;
+  compiled?: CompiledRun | null;
 }
 
 const entries = new WeakMap<DocumentNode, WeakMap<GraphQLSchema, Map<string, Entry>>>();
@@ -57,14 +84,14 @@ let codeGeneration = true;
  * @example
  * ```ts ignore
  * const compiled = compiledQueryFor(schema, document, null);
- * const result = compiled ? await compiled.query(root, context, variables) : await execute(...);
+ * const result = (await compiled?.query(root, context, variables)) ?? await execute(...);
  * ```
  */
 export function compiledQueryFor(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
-): CompiledQuery | undefined {
+): CompiledRun | undefined {
   if (!codeGeneration) return undefined;
   let schemas = entries.get(document);
   if (!schemas) entries.set(document, schemas = new WeakMap());
@@ -83,20 +110,120 @@ function compile(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
-): CompiledQuery | null {
+): CompiledRun | null {
   const operation = getOperationAST(document, operationName);
   if (operation?.operation !== "query" || unsafeToCompile(document)) return null;
+  const hoisting = hoistVariableLiterals(schema, document, operation);
+  if (hoisting === null) return null;
+  let compiled;
   try {
-    const compiled = compileQuery(schema, document, operationName ?? undefined, {
+    compiled = compileQuery(schema, hoisting.document, operationName ?? undefined, {
       // Errors of a compiled run are discarded (graphql-js runs again): no stacks to capture.
       disablingCapturingStackErrors: true,
     });
-    return isCompiledQuery(compiled) ? compiled : null;
   } catch (e) {
     // workerd and other hosts without eval: EvalError. Anything else: this document only.
     if (e instanceof EvalError) codeGeneration = false;
     return null;
   }
+  if (!isCompiledQuery(compiled)) return null;
+  const query = compiled;
+  const { hoisted } = hoisting;
+  if (hoisted.length === 0) return { query: (r, c, v) => query.query(r, c, v) };
+  const definitions = operation.variableDefinitions ?? [];
+  return {
+    query(root, context, variables) {
+      const coerced = getVariableValues(schema, definitions, variables);
+      if (!("variableValues" in coerced) || coerced.variableValues === undefined) return undefined;
+      const all: Record<string, unknown> = { ...variables };
+      for (const { name, literal, type } of hoisted) {
+        const value = coerceInputLiteral(literal, type, coerced.variableValues);
+        if (value === undefined) return undefined;
+        all[name] = value;
+      }
+      return query.query(root, context, all);
+    },
+  };
+}
+
+/** An argument literal with variables, passed to the compiled query as a variable of its own. */
+interface Hoisted {
+  /** The variable's name in the rewritten document. */
+  name: string;
+  /** The literal, coerced per request. */
+  literal: ValueNode;
+  /** The argument's type. */
+  type: GraphQLInputType;
+}
+
+const HOISTED_PREFIX = "__graphsvc_literal_";
+
+/**
+ * `document` with every JSON argument literal that holds variables replaced by a variable of its
+ * own (defined on `operation`), and those literals; `null` when a literal with variables has
+ * another type (graphql-jit would re-coerce a computed value of an input object type) or a
+ * variable name could collide.
+ */
+function hoistVariableLiterals(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+): { document: DocumentNode; hoisted: Hoisted[] } | null {
+  const json = schema.getType("JSON");
+  const typeInfo = new TypeInfo(schema);
+  const hoisted: Hoisted[] = [];
+  const created = new Set<VariableNode>();
+  let refused = false;
+  const rewritten = visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      [Kind.VARIABLE](node) {
+        // The document's own variables must not look like ours (visited again once replaced).
+        if (!node.name.value.startsWith(HOISTED_PREFIX) || created.has(node)) return;
+        refused = true;
+        return BREAK;
+      },
+      [Kind.ARGUMENT](node) {
+        if (node.value.kind !== Kind.OBJECT && node.value.kind !== Kind.LIST) return;
+        if (!containsVariable(node.value)) return;
+        const argument = typeInfo.getArgument();
+        if (!argument || json === undefined || getNamedType(argument.type) !== json) {
+          refused = true;
+          return BREAK;
+        }
+        const name = `${HOISTED_PREFIX}${hoisted.length}`;
+        hoisted.push({ name, literal: node.value, type: argument.type });
+        const variable: VariableNode = {
+          kind: Kind.VARIABLE,
+          name: { kind: Kind.NAME, value: name },
+        };
+        created.add(variable);
+        return { ...node, value: variable };
+      },
+    }),
+  );
+  if (refused) return null;
+  if (hoisted.length === 0) return { document, hoisted };
+  const definitions: VariableDefinitionNode[] = hoisted.map(({ name, type }) => ({
+    kind: Kind.VARIABLE_DEFINITION,
+    variable: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: name } },
+    type: parseType(String(type)),
+  }));
+  const index = document.definitions.indexOf(operation);
+  return {
+    document: {
+      ...rewritten,
+      definitions: rewritten.definitions.map((definition, i) =>
+        i === index && definition.kind === Kind.OPERATION_DEFINITION
+          ? {
+            ...definition,
+            variableDefinitions: [...(definition.variableDefinitions ?? []), ...definitions],
+          }
+          : definition
+      ),
+    },
+    hoisted,
+  };
 }
 
 /**
@@ -119,19 +246,6 @@ function unsafeToCompile(document: DocumentNode): boolean {
     },
     [Kind.STRING](node) {
       if (!node.value.includes(JIT_MARKER)) return;
-      found = true;
-      return BREAK;
-    },
-    // graphql-jit evaluates argument literals once, at compile time, without the variables: a
-    // variable inside a literal (`filter: { name: { eq: $k } }`, a JSON scalar) would read as
-    // absent in every request. Variables as whole argument values (`filter: $f`) are fine.
-    [Kind.OBJECT](node) {
-      if (!containsVariable(node)) return;
-      found = true;
-      return BREAK;
-    },
-    [Kind.LIST](node) {
-      if (!containsVariable(node)) return;
       found = true;
       return BREAK;
     },

@@ -164,7 +164,7 @@ export async function executeDocument(
     const result = await compiled.query(limits.rootValue, context, variables ?? {});
     // Only error-free results come from the compiled function; graphql-js answers the others
     // (its messages, paths and partial data are the reference).
-    if (!result.errors?.length) return result;
+    if (result && !result.errors?.length) return result;
   }
   const context = requestContext(snapshot, maxResponseBytes);
   const { edges: budget, response } = context;

@@ -112,7 +112,7 @@ Deno.test("issue 26 G1: a string literal holding graphql-jit's date marker is ne
   assert.equal(probe in globalThis, false, "the literal ran as code");
 });
 
-Deno.test("issue 26 G1: a variable inside an argument literal reads each request's value", async () => {
+Deno.test("issue 26 G1: a variable inside a JSON argument literal reads each request's value, compiled", async () => {
   const graph = dnsGraph();
   const schema = buildGraphQLSchema(graph);
   const document = parse("query($k: String!) { zone(filter: { name: { eq: $k } }) { name } }");
@@ -124,6 +124,8 @@ Deno.test("issue 26 G1: a variable inside an argument literal reads each request
       assert.deepEqual(json(result), { data: { zone: name === "none" ? [] : [{ name }] } });
     }
   }
+  // The literal became a variable of its own: the document is compiled.
+  assert.equal(typeof compiledQueryFor(schema, document, null)?.query, "function");
 });
 
 /** A random query over `schema`'s types from `seed`: selections, aliases, fragments, arguments. */
@@ -219,4 +221,23 @@ Deno.test("issue 26 G1: random queries answer the same compiled and by graphql-j
   );
   // The property is about compiled runs: most generated documents must have been compiled.
   assert.ok(compiledCount > 100, `${compiledCount} of 200 documents compiled`);
+});
+
+Deno.test("issue 26 G1: a document whose own variable looks like a hoisted one is not compiled", async () => {
+  const graph = dnsGraph();
+  const schema = buildGraphQLSchema(graph);
+  const document = parse(
+    "query($__graphsvc_literal_0: String!, $k: String!) { a: zone(filter: { name: { eq: $k } }) { name } b: zone(filter: { name: { eq: $__graphsvc_literal_0 } }) { name } }",
+  );
+  const variables = { __graphsvc_literal_0: "example.net", k: "example.org" };
+  const reference = await executeDocument(schema, graph, document, variables, null, undefined, {
+    compileHotQueries: false,
+  });
+  for (let i = 0; i <= COMPILE_AFTER + 1; i++) {
+    assert.deepEqual(
+      json(await executeDocument(schema, graph, document, variables)),
+      json(reference),
+    );
+  }
+  assert.equal(compiledQueryFor(schema, document, null), undefined);
 });
