@@ -27,7 +27,6 @@
  *
  * @module
  */
-import { compileQuery, isCompiledQuery } from "graphql-jit";
 import {
   BREAK,
   coerceInputLiteral,
@@ -76,6 +75,34 @@ const entries = new WeakMap<DocumentNode, WeakMap<GraphQLSchema, Map<string, Ent
 /** False once the runtime refused to generate code (then nothing is compiled again). */
 let codeGeneration = true;
 
+/** graphql-jit, once loaded (`loadQueryCompiler`). */
+let jit: typeof import("graphql-jit") | undefined;
+let loading: Promise<boolean> | undefined;
+
+/**
+ * Loads graphql-jit (once; true when it loaded). Loading it and what it imports (a JSON schema
+ * compiler among them) takes ~100 ms, so it is not a static import: every process would pay that
+ * at start, and most CLI commands never run a query. The first hot document starts the load and
+ * runs on graphql-js until it is done; a server may call this at start instead.
+ *
+ * @example
+ * ```ts ignore
+ * await loadQueryCompiler(); // hot documents compile from now on
+ * ```
+ */
+export function loadQueryCompiler(): Promise<boolean> {
+  return loading ??= import("graphql-jit").then(
+    (module) => {
+      jit = module;
+      return true;
+    },
+    () => {
+      codeGeneration = false;
+      return false;
+    },
+  );
+}
+
 /**
  * The compiled form of `document`'s operation on `schema`, once the document is hot; `undefined`
  * while it is not (yet), or when it is not of a compilable kind (see the module doc). Each call
@@ -102,11 +129,16 @@ export function compiledQueryFor(
   if (!entry) operations.set(name, entry = { runs: 0 });
   if (entry.compiled !== undefined) return entry.compiled ?? undefined;
   if (++entry.runs <= COMPILE_AFTER) return undefined;
-  entry.compiled = compile(schema, document, operationName);
+  if (jit === undefined) {
+    void loadQueryCompiler(); // hot, but the compiler is not loaded yet: graphql-js meanwhile
+    return undefined;
+  }
+  entry.compiled = compile(jit, schema, document, operationName);
   return entry.compiled ?? undefined;
 }
 
 function compile(
+  { compileQuery, isCompiledQuery }: typeof import("graphql-jit"),
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,

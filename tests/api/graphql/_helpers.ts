@@ -4,9 +4,12 @@ import type { ExecutionResult } from "graphql";
 import { Graph, type Properties } from "../../../lib/graph/graph.ts";
 import { buildGraphQLSchema } from "../../../lib/api/graphql/schema.ts";
 import { executeDocument, executeGraphQL, parseQuery } from "../../../lib/api/graphql/execute.ts";
-import { COMPILE_AFTER } from "../../../lib/api/graphql/compiled_queries.ts";
+import { COMPILE_AFTER, loadQueryCompiler } from "../../../lib/api/graphql/compiled_queries.ts";
 
 export { assert, Graph };
+
+// Hot documents compile from the first hot run on (the compiler loads lazily otherwise).
+assert.equal(await loadQueryCompiler(), true);
 
 /**
  * Runs `query` against a fresh schema of `graph`, by graphql-js and, once hot, compiled
