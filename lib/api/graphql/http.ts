@@ -9,6 +9,7 @@
 import { type ExecutionResult, getOperationAST, type GraphQLSchema } from "graphql";
 import type { Graph } from "../../graph/graph.ts";
 import { executeDocument, parseQuery } from "./execute.ts";
+import { loadQueryCompiler } from "./compiled_queries.ts";
 import { MAX_BODY_BYTES } from "./limits.ts";
 import { problem, type ProblemSlug } from "../problem.ts";
 import { prereadBody } from "../preread_body.ts";
@@ -96,6 +97,8 @@ export function createGraphQLHandler(
   options: GraphQLHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  // In the background: hot documents compile once it has loaded (`compiled_queries.ts`).
+  void loadQueryCompiler();
   return async (request: Request): Promise<Response> => {
     const { schema, graph, rootValue, extensions, cacheResponses } = getState();
     let parsed: ParsedRequest;
