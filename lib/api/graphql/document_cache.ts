@@ -78,6 +78,18 @@ export interface CachedResponse {
 const MAX_RESPONSE_CHARS = 32 * 1024 * 1024;
 /** Largest single response remembered. */
 const MAX_CACHED_RESPONSE = 256 * 1024;
+/** Keys the doorkeeper of {@link ResponseCache} holds before it starts afresh. */
+const MAX_SEEN_ONCE = 65_536;
+
+/** FNV-1a over the UTF-16 code units of `text` (32 bits). */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
 
 /**
  * Whole responses of read-only queries per graph snapshot and schema, keyed by the request's
@@ -85,11 +97,20 @@ const MAX_CACHED_RESPONSE = 256 * 1024;
  * snapshot, the schema and that text, so an identical request is answered without parsing or
  * executing; only results without errors are remembered.
  *
+ * A response is remembered the second time its request comes, not the first (a doorkeeper, as
+ * in TinyLFU): clients that send every request once (distinct variables, distinct text) would
+ * otherwise fill the cache with answers nobody asks for again and push out the ones asked for
+ * all the time. The doorkeeper holds 32-bit hashes of the keys seen once; a collision only
+ * admits an answer one request early.
+ *
  * @example
  * ```ts
  * const cache = new ResponseCache();
  * const graph = {}, schema = {};
- * cache.set(graph, schema, "GET ?query={a}", { status: 200, contentType: "application/json", body: "{}" });
+ * const answer = { status: 200, contentType: "application/json", body: "{}" };
+ * cache.set(graph, schema, "GET ?query={a}", answer); // seen once: not remembered yet
+ * console.log(cache.get(graph, schema, "GET ?query={a}")); // undefined
+ * cache.set(graph, schema, "GET ?query={a}", answer);
  * console.log(cache.get(graph, schema, "GET ?query={a}")?.body); // "{}"
  * ```
  */
@@ -101,9 +122,21 @@ export class ResponseCache {
     return this.#scopes.get(graph)?.get(schema)?.get(key);
   }
 
-  /** Remembers `response` for `key` (unless it is too large). */
+  /** Hashes of the keys seen once since the doorkeeper was last cleared. */
+  #seen = new Set<number>();
+
+  /**
+   * Remembers `response` for `key`, from the second time `key` comes on (see the class doc), and
+   * unless it is too large.
+   */
   set(graph: object, schema: object, key: string, response: CachedResponse): void {
     if (response.body.length + key.length > MAX_CACHED_RESPONSE) return;
+    const hash = hashOf(key);
+    if (!this.#seen.has(hash)) {
+      if (this.#seen.size >= MAX_SEEN_ONCE) this.#seen.clear();
+      this.#seen.add(hash);
+      return;
+    }
     let schemas = this.#scopes.get(graph);
     if (!schemas) this.#scopes.set(graph, schemas = new WeakMap());
     let entries = schemas.get(schema);

@@ -2,6 +2,7 @@
 // per snapshot and schema; every limit still holds for a remembered document.
 import { buildGraphQLSchema } from "../../../lib/api/graphql/schema.ts";
 import { createGraphQLHandler, type GraphQLState } from "../../../lib/api/graphql/http.ts";
+import { ResponseCache } from "../../../lib/api/graphql/document_cache.ts";
 import { MAX_QUERY_COST } from "../../../lib/api/graphql/cost.ts";
 import { assert, Graph, resources } from "./_helpers.ts";
 
@@ -86,4 +87,19 @@ Deno.test("answers carrying per-request extensions are not remembered", async ()
   const second = await (await handle(post({ query: "{ countNodes }" }))).json();
   assert.deepEqual(first.extensions, { build: { n: 1 } });
   assert.deepEqual(second.extensions, { build: { n: 2 } });
+});
+
+Deno.test("issue 26: an answer is remembered the second time its request comes; one-off requests evict nothing", () => {
+  const cache = new ResponseCache();
+  const graph = {}, schema = {};
+  const answer = (body: string) => ({ status: 200, contentType: "application/json", body });
+  cache.set(graph, schema, "hot", answer("1"));
+  assert.equal(cache.get(graph, schema, "hot"), undefined, "seen once: not remembered");
+  cache.set(graph, schema, "hot", answer("1"));
+  assert.equal(cache.get(graph, schema, "hot")?.body, "1");
+  // A flood of distinct one-off requests, with answers big enough to fill the cache many times.
+  const big = "x".repeat(200 * 1024);
+  for (let i = 0; i < 1_000; i++) cache.set(graph, schema, `once ${i}`, answer(big));
+  assert.equal(cache.get(graph, schema, "hot")?.body, "1", "the hot answer stays");
+  assert.equal(cache.get(graph, schema, "once 999"), undefined);
 });
