@@ -10,6 +10,7 @@
  */
 import type { DocumentNode, ExecutionResult, GraphQLError } from "graphql";
 import { LRUCache } from "lru-cache";
+import { FNV_BASIS, hashSpan } from "../../graph/hash.ts";
 
 /** Distinct query texts whose parse is remembered. */
 const MAX_DOCUMENTS = 2_000;
@@ -81,16 +82,6 @@ const MAX_CACHED_RESPONSE = 256 * 1024;
 /** Keys the doorkeeper of {@link ResponseCache} holds before it starts afresh. */
 const MAX_SEEN_ONCE = 65_536;
 
-/** FNV-1a over the UTF-16 code units of `text` (32 bits). */
-function hashOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
 /**
  * Whole responses of read-only queries per graph snapshot and schema, keyed by the request's
  * text (method, query string or body, accepted type). A query's result depends only on the
@@ -131,7 +122,7 @@ export class ResponseCache {
    */
   set(graph: object, schema: object, key: string, response: CachedResponse): void {
     if (response.body.length + key.length > MAX_CACHED_RESPONSE) return;
-    const hash = hashOf(key);
+    const hash = hashSpan(key, 0, key.length, FNV_BASIS);
     if (!this.#seen.has(hash)) {
       if (this.#seen.size >= MAX_SEEN_ONCE) this.#seen.clear();
       this.#seen.add(hash);
