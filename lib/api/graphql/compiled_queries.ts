@@ -161,7 +161,7 @@ function compile(
   if (!isCompiledQuery(compiled)) return null;
   const query = compiled;
   const { hoisted } = hoisting;
-  if (hoisted.length === 0) return { query: (r, c, v) => query.query(r, c, v) };
+  if (hoisted.length === 0) return query;
   const definitions = operation.variableDefinitions ?? [];
   return {
     query(root, context, variables) {
