@@ -1,6 +1,6 @@
 // Shared helpers for the GraphQL tests: build a schema for a graph and run one query.
 import assert from "node:assert/strict";
-import type { ExecutionResult } from "graphql";
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from "graphql";
 import { Graph, type Properties } from "../../../lib/graph/graph.ts";
 import { buildGraphQLSchema } from "../../../lib/api/graphql/schema.ts";
 import { executeDocument, executeGraphQL, parseQuery } from "../../../lib/api/graphql/execute.ts";
@@ -10,6 +10,37 @@ export { assert, Graph };
 
 // Hot documents compile from the first hot run on (the compiler loads lazily otherwise).
 assert.equal(await loadQueryCompiler(), true);
+
+/**
+ * Executes `document` once by graphql-js, then `runs` times with compiling on (compiled from
+ * run `COMPILE_AFTER + 1` on, where the document can be), and asserts that every run answers
+ * like graphql-js. The graphql-js result is returned.
+ */
+export async function bothWays(
+  schema: GraphQLSchema,
+  graph: Graph,
+  document: DocumentNode,
+  variables: Record<string, unknown> | null | undefined,
+  options: { label: string; runs?: number; maxResponseBytes?: number },
+): Promise<ExecutionResult> {
+  const { label, runs = COMPILE_AFTER + 1, maxResponseBytes } = options;
+  const reference = await executeDocument(schema, graph, document, variables, null, undefined, {
+    compileHotQueries: false,
+    maxResponseBytes,
+  });
+  const expected = JSON.parse(JSON.stringify(reference));
+  for (let i = 0; i < runs; i++) {
+    const hot = await executeDocument(schema, graph, document, variables, null, undefined, {
+      maxResponseBytes,
+    });
+    assert.deepEqual(
+      JSON.parse(JSON.stringify(hot)),
+      expected,
+      `compiled and graphql-js results differ for ${label} (run ${i + 1})`,
+    );
+  }
+  return reference;
+}
 
 /**
  * Runs `query` against a fresh schema of `graph`, by graphql-js and, once hot, compiled
@@ -24,19 +55,7 @@ export async function run(
   const schema = buildGraphQLSchema(graph);
   const document = parseQuery(query);
   if (!("kind" in document)) return await executeGraphQL(schema, graph, { query, variables });
-  const reference = await executeDocument(schema, graph, document, variables, null, undefined, {
-    compileHotQueries: false,
-  });
-  let hot: ExecutionResult | undefined;
-  for (let i = 0; i <= COMPILE_AFTER; i++) {
-    hot = await executeDocument(schema, graph, document, variables);
-  }
-  assert.deepEqual(
-    JSON.parse(JSON.stringify(hot)),
-    JSON.parse(JSON.stringify(reference)),
-    `compiled and graphql-js results differ for ${query}`,
-  );
-  return reference;
+  return await bothWays(schema, graph, document, variables, { label: query });
 }
 
 /** Runs `query` and returns `data` as plain JSON, failing on any error. */

@@ -12,7 +12,7 @@ import {
   isUnionType,
   parse,
 } from "graphql";
-import { assert, dnsGraph } from "./_helpers.ts";
+import { assert, bothWays, dnsGraph } from "./_helpers.ts";
 import { buildGraphQLSchema } from "../../../lib/api/graphql/schema.ts";
 import { executeDocument } from "../../../lib/api/graphql/execute.ts";
 import { COMPILE_AFTER, compiledQueryFor } from "../../../lib/api/graphql/compiled_queries.ts";
@@ -76,16 +76,11 @@ Deno.test("issue 26 G1: a hot query that errs answers exactly as graphql-js (lim
   ];
   for (const [text, variables, maxResponseBytes] of cases) {
     const document = parse(text);
-    const reference = await executeDocument(schema, graph, document, variables, null, undefined, {
-      compileHotQueries: false,
+    await bothWays(schema, graph, document, variables, {
+      label: text,
+      runs: COMPILE_AFTER + 2,
       maxResponseBytes,
     });
-    for (let i = 0; i <= COMPILE_AFTER + 1; i++) {
-      const hot = await executeDocument(schema, graph, document, variables, null, undefined, {
-        maxResponseBytes,
-      });
-      assert.deepEqual(json(hot), json(reference), `${text} (run ${i + 1})`);
-    }
   }
 });
 
@@ -101,12 +96,7 @@ Deno.test("issue 26 G1: a string literal holding graphql-jit's date marker is ne
   const escaped = text.replace("__MAGIC", "\\u005F_MAGIC");
   for (const query of [text, escaped]) {
     const document = parse(query);
-    const reference = await executeDocument(schema, graph, document, null, null, undefined, {
-      compileHotQueries: false,
-    });
-    for (let i = 0; i <= COMPILE_AFTER + 1; i++) {
-      assert.deepEqual(json(await executeDocument(schema, graph, document)), json(reference));
-    }
+    await bothWays(schema, graph, document, null, { label: query, runs: COMPILE_AFTER + 2 });
     assert.equal(compiledQueryFor(schema, document, null), undefined);
   }
   assert.equal(probe in globalThis, false, "the literal ran as code");
@@ -208,13 +198,7 @@ Deno.test("issue 26 G1: random queries answer the same compiled and by graphql-j
     fc.asyncProperty(fc.integer(), async (seed) => {
       const { text, variables } = randomQuery(schema, seed);
       const document = parse(text);
-      const reference = await executeDocument(schema, graph, document, variables, null, undefined, {
-        compileHotQueries: false,
-      });
-      for (let i = 0; i <= COMPILE_AFTER; i++) {
-        const hot = await executeDocument(schema, graph, document, variables);
-        assert.deepEqual(json(hot), json(reference), text);
-      }
+      await bothWays(schema, graph, document, variables, { label: text });
       if (compiledQueryFor(schema, document, null)) compiledCount++;
     }),
     { numRuns: 200, seed: 26 },
@@ -230,14 +214,9 @@ Deno.test("issue 26 G1: a document whose own variable looks like a hoisted one i
     "query($__graphsvc_literal_0: String!, $k: String!) { a: zone(filter: { name: { eq: $k } }) { name } b: zone(filter: { name: { eq: $__graphsvc_literal_0 } }) { name } }",
   );
   const variables = { __graphsvc_literal_0: "example.net", k: "example.org" };
-  const reference = await executeDocument(schema, graph, document, variables, null, undefined, {
-    compileHotQueries: false,
+  await bothWays(schema, graph, document, variables, {
+    label: "colliding names",
+    runs: COMPILE_AFTER + 2,
   });
-  for (let i = 0; i <= COMPILE_AFTER + 1; i++) {
-    assert.deepEqual(
-      json(await executeDocument(schema, graph, document, variables)),
-      json(reference),
-    );
-  }
   assert.equal(compiledQueryFor(schema, document, null), undefined);
 });
