@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { JsonnetMemo } from "./outputs/jsonnet_memo.ts";
+import type { OutputMemo } from "./outputs/output_memo.ts";
 import { Graph, type JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
 import {
@@ -64,12 +64,12 @@ export interface BuildOptions {
   /** Re-run unchanged model rules in every pass (same result, slower; for tests). */
   rerunUnchangedRules?: boolean;
   /**
-   * Jsonnet output values kept from earlier builds of the same rules (see
-   * `PipelineOptions.jsonnetMemo`); only the incremental builder sets it.
+   * Output results kept from earlier builds of the same rules (see
+   * `PipelineOptions.outputMemo`); only the incremental builder sets it.
    *
    * @ignore
    */
-  jsonnetMemo?: JsonnetMemo;
+  outputMemo?: OutputMemo;
   /** Creates the template renderer of this build (fresh counters per build). */
   createTemplates: (params: Readonly<Record<string, JsonValue>>) => TemplateRenderer;
   /** Rule phases; phases left out are reported when their folders hold rule files. */
@@ -263,7 +263,7 @@ export function* buildSteps(
       maxLoop: options.maxLoop ?? 8,
       removeOrphanedAssets: options.removeOrphanedAssets ?? false,
       rerunUnchangedRules: options.rerunUnchangedRules ?? false,
-      jsonnetMemo: options.jsonnetMemo,
+      outputMemo: options.outputMemo,
     } satisfies PipelineOptions,
     provenance,
     log,

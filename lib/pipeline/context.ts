@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { JsonnetMemo } from "./outputs/jsonnet_memo.ts";
+import type { OutputMemo } from "./outputs/output_memo.ts";
 import type { Graph, JsonValue } from "../graph/graph.ts";
 import type { IssueCollector } from "./issues.ts";
 import type { SourceFile, SourceSet } from "../workspace/sources.ts";
@@ -56,13 +56,13 @@ export interface PipelineOptions {
    */
   rerunUnchangedRules?: boolean;
   /**
-   * Jsonnet output values of earlier builds of the same rules (`outputs/jsonnet_memo.ts`): set
+   * Output results (Jsonnet values, rendered Tera outputs) of earlier builds of the same rules (`outputs/output_memo.ts`): set
    * by the incremental builder, which starts a new one whenever a file other than an asset CSV
    * changed.
    *
    * @ignore
    */
-  jsonnetMemo?: JsonnetMemo;
+  outputMemo?: OutputMemo;
 }
 
 /** Everything a phase may use. */

@@ -43,7 +43,7 @@ import { linksReplayable, propertyChangesSteps } from "./property_changes.ts";
 import { spliceRows } from "./row_splice.ts";
 import type { KnownRows } from "./text_delta.ts";
 import type { TemplateRenderer } from "../context.ts";
-import { JsonnetMemo } from "../outputs/jsonnet_memo.ts";
+import { OutputMemo } from "../outputs/output_memo.ts";
 
 /** How a build was made: see the module documentation. */
 export type BuildMode = "full" | "reuse" | "assets" | "properties" | "rows";
@@ -101,13 +101,13 @@ type Plan =
  */
 export class IncrementalBuilder {
   #prev: Previous | undefined;
-  /** Jsonnet output values of the builds since the rules last changed (`jsonnet_memo.ts`). */
-  #memo = new JsonnetMemo();
+  /** Output results of the builds since the rules last changed (`output_memo.ts`). */
+  #memo = new OutputMemo();
 
   /** Forgets the previous build: the next build is a full one. */
   reset(): void {
     this.#prev = undefined;
-    this.#memo = new JsonnetMemo();
+    this.#memo = new OutputMemo();
   }
 
   /** Builds synchronously. */
@@ -138,9 +138,9 @@ export class IncrementalBuilder {
       options,
       key,
     );
-    // Jsonnet values stay valid while only asset CSVs change (imports are not in their keys).
-    if (plan.kind !== "assets" && plan.kind !== "reuse") this.#memo = new JsonnetMemo();
-    options = { ...options, jsonnetMemo: this.#memo };
+    // Output results stay valid while only asset CSVs change (imports are not in their keys).
+    if (plan.kind !== "assets" && plan.kind !== "reuse") this.#memo = new OutputMemo();
+    options = { ...options, outputMemo: this.#memo };
     let build: IncrementalBuild;
     if (plan.kind === "reuse") {
       build = { result: this.#prev!.result, mode: "reuse", reason: "no file changed" };

@@ -15,10 +15,9 @@
  *
  * @module
  */
-import type { JsonValue } from "../../graph/graph.ts";
-import type { Condition } from "../rules/conditions.ts";
 import type { CompiledHeader } from "../rules/header.ts";
 import type { ModelRule } from "./compile.ts";
+import { ReadCollector } from "../rules/read_collector.ts";
 
 /** Pseudo field: the set of resources of a type. */
 export const MEMBERS = "@members";
@@ -29,79 +28,6 @@ export const ANY_FIELD = "*";
 
 /** The reads of a block: `"all"`, or fields per type (may contain {@link ANY_FIELD}). */
 export type ReadSet = "all" | Map<string, Set<string>>;
-
-const IMPURE = /\b(?:counter|get_random)\s*\(/;
-
-class Collector {
-  all = false;
-  impure = false;
-  readonly fields = new Map<string, Set<string>>();
-
-  add(type: string | undefined, field: string): void {
-    if (type === undefined) {
-      this.all = true;
-      return;
-    }
-    let set = this.fields.get(type);
-    if (!set) {
-      set = new Set();
-      this.fields.set(type, set);
-    }
-    set.add(field.endsWith("__value") ? field.slice(0, -"__value".length) : field);
-  }
-
-  /** Scans a template for `origin_resource` / `target_resource` uses. */
-  template(source: string, roots: Readonly<Record<string, string | undefined>>): void {
-    if (!source.includes("{")) return;
-    if (IMPURE.test(source)) this.impure = true;
-    for (const root of ["origin_resource", "target_resource"]) {
-      if (!source.includes(root)) continue;
-      const re = new RegExp(`\\b${root}\\b(?:\\.([A-Za-z_][A-Za-z0-9_]*))?\\s*([.\\[(]?)`, "g");
-      for (const m of source.matchAll(re)) {
-        const type = roots[root];
-        if (m[1] === undefined || m[2] !== "" || type === undefined) {
-          // Whole-object use, a deeper path, or a root this block does not have.
-          this.all = true;
-          return;
-        }
-        this.add(type, m[1]);
-      }
-    }
-  }
-
-  /** Scans every string inside a TOML value. */
-  deep(value: JsonValue | undefined, roots: Readonly<Record<string, string | undefined>>): void {
-    if (typeof value === "string") this.template(value, roots);
-    else if (Array.isArray(value)) { for (const v of value) this.deep(v, roots); }
-    else if (value !== null && typeof value === "object") {
-      for (const k in value) this.deep(value[k], roots);
-    }
-  }
-
-  /** A property path read on `type`: one segment is a field, more follow relations. */
-  path(type: string | undefined, path: string): void {
-    if (path.includes(".")) this.all = true;
-    else this.add(type, path);
-  }
-
-  condition(
-    cond: Condition | undefined,
-    subject: string | undefined,
-    roots: Readonly<Record<string, string | undefined>>,
-  ): void {
-    if (!cond) return;
-    if (cond.kind !== "test") {
-      for (const c of cond.items) this.condition(c, subject, roots);
-      return;
-    }
-    if (cond.property !== undefined) this.path(subject, cond.property);
-    for (const o of cond.ops) if ("operand" in o) this.deep(o.operand, roots);
-    if (cond.expression !== undefined) {
-      // Bare expressions are wrapped in `{{ }}` when evaluated.
-      this.template(`{{ ${cond.expression} }}`, roots);
-    }
-  }
-}
 
 /**
  * The reads of one block of a chunk whose origin type is `originType`; `header` holds the
@@ -123,7 +49,7 @@ export function blockReads(
   rule: ModelRule,
   header: readonly CompiledHeader[],
 ): { reads: ReadSet; impure: boolean } {
-  const c = new Collector();
+  const c = new ReadCollector();
   const roots: Record<string, string | undefined> = { origin_resource: originType };
   if (originType !== undefined) c.add(originType, MEMBERS);
   for (const h of header) {

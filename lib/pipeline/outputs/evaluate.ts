@@ -12,6 +12,7 @@ import { positionOf, reportRuleError, RuleError, ruleLabel } from "../rules/erro
 import { VIEW_JSON_DEPTH } from "../rules/view.ts";
 import { fileLineOf, type OutputRule } from "./compile.ts";
 import { evaluateOutputJsonnet, layerImportResolver, type PlainResourceCache } from "./jsonnet.ts";
+import { originFingerprint, templateOutputReads, type TemplateReads } from "./template_reads.ts";
 import { CONTENT_PROPERTY, jsonnetResult, type OutputResult, templateResult } from "./result.ts";
 import { runSteps, type Steps } from "../slicing.ts";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -51,6 +52,8 @@ export class RuleRun {
   nameWarned = false;
   #errors = 0;
   #resolver?: ImportResolver;
+  #templateReads?: TemplateReads | null;
+  #relationNames?: ReadonlySet<string>;
   #staticExt?: Record<string, JsonValue>;
 
   /**
@@ -79,6 +82,24 @@ export class RuleRun {
   /** Renders a Tera string of the rule. */
   render(source: string, context: Record<string, unknown>, key: string): string {
     return this.env.render(source, context, this.file, `${this.label}.${key}`, key);
+  }
+
+  /** What the rule reads when its Tera results can be kept across builds (`template_reads.ts`). */
+  get templateReads(): TemplateReads | undefined {
+    if (this.#templateReads === undefined) {
+      this.#templateReads = templateOutputReads(
+        this.prepared.chunk.originType,
+        this.rule,
+        this.prepared.header,
+      ) ?? null;
+    }
+    return this.#templateReads ?? undefined;
+  }
+
+  /** Every name a relation field can have in this build's graph (relation and resource types). */
+  get relationNames(): ReadonlySet<string> {
+    const graph = this.env.ctx.graph;
+    return (this.#relationNames ??= new Set([...graph.relationLabels(), ...graph.types()]));
   }
 
   /** Import resolver over the rule file's layer. */
@@ -201,7 +222,38 @@ export function* evaluateRuleSteps(run: RuleRun): Steps<OutputWrite[]> {
   return writes;
 }
 
+/**
+ * One origin's output: a Tera result kept from the last build when the origin fields the rule
+ * reads are the same (`output_memo.ts`), else evaluated.
+ */
 function evaluateOne(run: RuleRun, origin: Resource | undefined): OutputWrite | undefined {
+  const memo = run.env.ctx.options.outputMemo;
+  const reads = memo && origin ? run.templateReads : undefined;
+  if (reads === undefined) return evaluateFresh(run, origin);
+  const graph = run.env.ctx.graph;
+  const fingerprint = originFingerprint(graph, origin!, reads.fields, run.relationNames);
+  if (fingerprint === undefined) return evaluateFresh(run, origin);
+  const ruleKey = `${run.file}#${run.label}`;
+  const kept = memo!.rendered(ruleKey, origin!.name, reads.signature, fingerprint);
+  const { rule } = run;
+  if (kept) {
+    const { name, properties } = kept;
+    return { type: rule.resourceType, name, properties, origin, file: run.file, rule: run.label };
+  }
+  const result = { named: false };
+  const write = evaluateFresh(run, origin, result);
+  // A result that names itself warns (once per rule): evaluate it again next time.
+  if (write && !result.named) {
+    memo!.keepRendered(ruleKey, origin!.name, reads.signature, fingerprint, write);
+  }
+  return write;
+}
+
+function evaluateFresh(
+  run: RuleRun,
+  origin: Resource | undefined,
+  result: { named: boolean } = { named: false },
+): OutputWrite | undefined {
   const { rule, prepared } = run;
   const graph = run.env.ctx.graph;
   let scope: { context: Record<string, unknown>; vars: Record<string, unknown> } | undefined;
@@ -223,22 +275,23 @@ function evaluateOne(run: RuleRun, origin: Resource | undefined): OutputWrite | 
     );
     return undefined;
   }
-  let result: OutputResult;
+  let body: OutputResult;
   if (rule.body.kind === "template") {
-    result = templateResult(run.render(rule.body.source, context, "template"), rule.mimetype);
+    body = templateResult(run.render(rule.body.source, context, "template"), rule.mimetype);
   } else {
     const source = rule.body.source;
     const ext = run.extVars(vars, origin);
     const evaluate = (readLog?: ReadLog) =>
       evaluateOutputJsonnet(source, ext, run.programName, run.resolver, readLog);
-    const memo = run.env.ctx.options.jsonnetMemo;
-    result = jsonnetResult(
+    const memo = run.env.ctx.options.outputMemo;
+    body = jsonnetResult(
       memo ? memo.evaluate(run.programName, origin?.name ?? "", source, ext, evaluate) : evaluate(),
     );
   }
-  const properties: Properties = result.kind === "object"
-    ? { ...result.properties }
-    : { [CONTENT_PROPERTY]: result.text };
+  const properties: Properties = body.kind === "object"
+    ? { ...body.properties }
+    : { [CONTENT_PROPERTY]: body.text };
+  if (properties.name !== undefined) result.named = true;
   if (properties.name !== undefined && properties.name !== name && !run.nameWarned) {
     run.nameWarned = true;
     run.warn(

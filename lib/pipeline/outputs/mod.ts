@@ -88,7 +88,7 @@ export function* outputPhaseSteps(ctx: PhaseContext): Steps<void> {
   }
   const writes: OutputWrite[] = [];
   const plain = new PlainResourceCache(ctx.graph);
-  const memo = ctx.options.jsonnetMemo;
+  const memo = ctx.options.outputMemo;
   memo?.nextBuild();
   for (const source of rules) {
     let parsed;
@@ -142,6 +142,12 @@ export function* outputPhaseSteps(ctx: PhaseContext): Steps<void> {
       `outputs: ${memo.misses} Jsonnet bod${
         memo.misses === 1 ? "y" : "ies"
       } evaluated, ${memo.hits} unchanged from the last build`,
+    );
+  }
+  if (memo && memo.renderedHits + memo.renderedMisses > 0) {
+    ctx.log(
+      "debug",
+      `outputs: ${memo.renderedMisses} template output(s) rendered, ${memo.renderedHits} unchanged from the last build`,
     );
   }
   yield* applyWrites(ctx, writes);

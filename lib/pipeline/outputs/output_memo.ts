@@ -1,6 +1,8 @@
 /**
- * Results of Jsonnet output bodies kept from one build to the next (issue 25: only the artifacts
- * whose inputs changed are rendered again). A Jsonnet body is a deterministic function of its
+ * Output results kept from one build to the next (issue 25: only the artifacts whose inputs
+ * changed are rendered again), for both kinds of body.
+ *
+ * A Jsonnet body is a deterministic function of its
  * program text, the files it imports and what it reads of its external variables
  * (`origin_resource` as plain JSON, header variables, params); `std.trace` output is dropped.
  * Each evaluation notes those reads (`jsonnet/read_tracking.ts`: field lookups, field lists,
@@ -8,13 +10,19 @@
  * noted reads answers differently — a zone whose records did not change is not rendered again,
  * even though a model stamped it with a new `created` time the program never reads.
  *
+ * A Tera output (`template = …`) is kept whole — name, content, filename and hash — by rule and
+ * origin, with a fingerprint of the origin fields its templates read (`template_reads.ts` finds
+ * them statically; rules it cannot pin down, or that call `now()`, `counter()`, `get_random()`
+ * or `vault()`, are always rendered). The next build renders it again only when the fingerprint
+ * differs.
+ *
  * The imports are not noted: whoever keeps a memo across builds must start a new one when any
  * file other than an asset CSV changed (the incremental builder does). Failed evaluations are
  * not kept (they are evaluated again, so their errors are reported again).
  *
  * @module
  */
-import type { JsonValue } from "../../graph/graph.ts";
+import type { JsonValue, Properties } from "../../graph/graph.ts";
 import { type JsonRead, ReadLog, readsHold } from "../../jsonnet/mod.ts";
 
 interface Entry {
@@ -23,14 +31,27 @@ interface Entry {
   value: JsonValue;
 }
 
+/** A rendered Tera output: its name and properties, for a rule signature and fingerprint. */
+export interface RenderedOutput {
+  /** The output resource's name. */
+  name: string;
+  /** Its properties (content, filename, mimetype, hash). */
+  properties: Properties;
+}
+
+interface RenderedEntry extends RenderedOutput {
+  signature: string;
+  fingerprint: string;
+}
+
 /**
- * Jsonnet output values of the previous build and of the current one, by program and origin.
+ * Output results of the previous build and of the current one, by program (or rule) and origin.
  *
  * @example
  * ```ts
- * import { JsonnetMemo } from "./jsonnet_memo.ts";
+ * import { OutputMemo } from "./output_memo.ts";
  * import { JsonnetVM } from "../../jsonnet/mod.ts";
- * const memo = new JsonnetMemo();
+ * const memo = new OutputMemo();
  * const source = "std.extVar('origin_resource').ttl * 2";
  * let runs = 0;
  * const run = (ext: Record<string, number | Record<string, unknown>>) =>
@@ -44,13 +65,19 @@ interface Entry {
  * console.log(run({ origin_resource: { ttl: 60, created: "09:01" } }), runs, memo.hits); // 120 1 1
  * ```
  */
-export class JsonnetMemo {
+export class OutputMemo {
   #previous = new Map<string, Entry>();
   #current = new Map<string, Entry>();
   /** Evaluations answered from the memo in the current build. */
   hits = 0;
   /** Evaluations run in the current build. */
   misses = 0;
+  #previousRendered = new Map<string, RenderedEntry>();
+  #currentRendered = new Map<string, RenderedEntry>();
+  /** Tera outputs answered from the memo in the current build. */
+  renderedHits = 0;
+  /** Tera outputs rendered (and kept) in the current build. */
+  renderedMisses = 0;
 
   /**
    * The value of program `source` (named `programName`) for the origin named `origin` (a key
@@ -79,11 +106,54 @@ export class JsonnetMemo {
     return value;
   }
 
+  /**
+   * The Tera output that rule `rule` (its texts as `signature`) rendered for the origin named
+   * `origin` in the previous build, when the origin fields it reads had the same values then
+   * (`fingerprint`); a copy, which the caller may change. On a miss, render and pass the result
+   * to {@link keepRendered}.
+   */
+  rendered(
+    rule: string,
+    origin: string,
+    signature: string,
+    fingerprint: string,
+  ): RenderedOutput | undefined {
+    const key = `${rule}\u0000${origin}`;
+    const known = this.#previousRendered.get(key);
+    if (known === undefined || known.signature !== signature || known.fingerprint !== fingerprint) {
+      return undefined;
+    }
+    this.#currentRendered.set(key, known);
+    this.renderedHits++;
+    return { name: known.name, properties: { ...known.properties } };
+  }
+
+  /** Keeps what `rule` rendered for `origin` in this build (see {@link rendered}). */
+  keepRendered(
+    rule: string,
+    origin: string,
+    signature: string,
+    fingerprint: string,
+    output: RenderedOutput,
+  ): void {
+    this.renderedMisses++;
+    this.#currentRendered.set(`${rule}\u0000${origin}`, {
+      signature,
+      fingerprint,
+      name: output.name,
+      properties: { ...output.properties },
+    });
+  }
+
   /** Starts the next build: what the last one evaluated is kept, everything older is dropped. */
   nextBuild(): void {
     if (this.#current.size > 0) this.#previous = this.#current;
     this.#current = new Map();
     this.hits = 0;
     this.misses = 0;
+    if (this.#currentRendered.size > 0) this.#previousRendered = this.#currentRendered;
+    this.#currentRendered = new Map();
+    this.renderedHits = 0;
+    this.renderedMisses = 0;
   }
 }

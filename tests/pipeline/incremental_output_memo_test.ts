@@ -1,6 +1,7 @@
-// Jsonnet output bodies are evaluated again only when what they read changed (issue 25,
-// outputs/jsonnet_memo.ts; OU8): builds after CSV edits equal full builds, artifacts included,
-// and the build log says how many bodies were evaluated.
+// Output results are computed again only when what they read changed (issue 25,
+// outputs/output_memo.ts; OU7, OU8): Jsonnet bodies by their noted reads, Tera outputs by the
+// origin fields their templates name (outputs/template_reads.ts). Builds after CSV edits equal
+// full builds, artifacts included, and the build log says how many were evaluated.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { buildGraph, type BuildOptions } from "../../lib/pipeline/build.ts";
 import { IncrementalBuilder } from "../../lib/pipeline/incremental/builder.ts";
@@ -17,12 +18,20 @@ function withFile(sources: SourceSet, path: string, text: string): SourceSet {
 /** Moves on before every step (see the first test's clock). */
 let clockSecond = 0;
 
-/** Builds incrementally and from scratch, asserts they agree, returns the memo's log line. */
-function step(builder: IncrementalBuilder, sources: SourceSet, options: BuildOptions): string {
+/**
+ * Builds incrementally and from scratch, asserts they agree, returns the memo's log line
+ * (`kind`: "Jsonnet" or "template").
+ */
+function step(
+  builder: IncrementalBuilder,
+  sources: SourceSet,
+  options: BuildOptions,
+  kind = "Jsonnet",
+): string {
   clockSecond++;
   let line = "";
   const log = (_level: string, message: string) => {
-    if (message.startsWith("outputs: ") && message.includes("Jsonnet")) line = message;
+    if (message.startsWith("outputs: ") && message.includes(kind)) line = message;
   };
   const inc = builder.build(sources, { ...options, log });
   assertEquals(dump(inc.result), dump(buildGraph(sources, options)), inc.reason);
@@ -113,4 +122,78 @@ Deno.test({
       ok(Number(evaluated) <= 5 && Number(kept) > 250, line);
     }
   },
+});
+
+// Hosts with a Tera card each; a second rule reads the host's relation field `envgroup`, a third
+// stamps the time, a fourth renders the whole origin: only the first is kept.
+const HOST_FILES = {
+  "assets/envgroup.csv": "name,zone\ne1,z1\ne2,z2\n",
+  "assets/host.csv": "name,env,tier,envgroup\nh1,e1,web,e1\nh2,e2,db,e2\nh3,e1,db,e1\n",
+  "output/card.toml": `origin_resource = "host"
+[[output]]
+resource_type = "card"
+name = "card-{{ origin_resource.name }}"
+filename = "{{ origin_resource.name }}.txt"
+mimetype = "text/plain"
+template = "{{ origin_resource.name }} {{ origin_resource.env | upper }}/{{ origin_resource.tier }}"
+
+[[output]]
+resource_type = "group_card"
+name = "group-{{ origin_resource.name }}"
+mimetype = "text/plain"
+template = "{{ origin_resource.envgroup | map(attribute='zone') | join(sep=',') }}"
+
+[[output]]
+resource_type = "stamp_card"
+name = "stamp-{{ origin_resource.name }}"
+mimetype = "text/plain"
+template = "{{ origin_resource.name }} at {{ now() }}"
+
+[[output]]
+resource_type = "dump_card"
+name = "dump-{{ origin_resource.name }}"
+mimetype = "application/json"
+template = "{{ origin_resource | json_encode }}"
+`,
+};
+
+Deno.test("OU7 Tera outputs whose origin fields are unchanged are not rendered again; builds equal full builds", () => {
+  const options: BuildOptions = {
+    ...OPTIONS,
+    createTemplates: (params) => {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, clockSecond));
+      return createTemplateRenderer(params, { clock: () => at, seed: 7 });
+    },
+  };
+  const builder = new IncrementalBuilder();
+  let sources = memorySources(HOST_FILES);
+  const steps: [
+    path: keyof typeof HOST_FILES | undefined,
+    from: string,
+    to: string,
+    line: string,
+  ][] = [
+    // Only the cards are kept; the other three rules are rendered every time.
+    [undefined, "", "", "3 template output(s) rendered, 0 unchanged"],
+    // h2's tier: its card again.
+    ["assets/host.csv", "h2,e2,db", "h2,e2,web", "1 template output(s) rendered, 2 unchanged"],
+    // A field the card does not read.
+    ["assets/envgroup.csv", "e1,z1", "e1,z9", "0 template output(s) rendered, 3 unchanged"],
+    // Every host's env.
+    ["assets/host.csv", ",e1,", ",e2,", "2 template output(s) rendered, 1 unchanged"],
+    // A rule file: nothing is kept.
+    [
+      "output/card.toml",
+      "[[output]]",
+      "\n[[output]]",
+      "3 template output(s) rendered, 0 unchanged",
+    ],
+  ];
+  for (const [path, from, to, line] of steps) {
+    if (path) sources = withFile(sources, path, sources.data.files.get(path)!.replaceAll(from, to));
+    assertEquals(
+      step(builder, sources, options, "template"),
+      `outputs: ${line} from the last build`,
+    );
+  }
 });

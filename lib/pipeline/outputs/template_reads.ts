@@ -1,0 +1,110 @@
+/**
+ * What a Tera output rule (`template = …`) reads, so that the output memo (`output_memo.ts`) can
+ * keep its rendered result for an origin from one build to the next: the rule is a function of
+ * its texts, the build's parameters and header values (the incremental builder starts a new memo
+ * when any of those files change) and the fields of `origin_resource` its templates and
+ * `match_on` name. The analysis is static and conservative ({@link ReadCollector}): a rule that
+ * uses `origin_resource` as a whole, follows a relation (`origin_resource.vm[0]`), includes or
+ * imports other templates, or calls a function whose value is not a function of its arguments
+ * within one build (`now()`, `counter()`, `get_random()`, `vault()`) is not kept.
+ *
+ * @module
+ */
+import type { Graph, Resource } from "../../graph/graph.ts";
+import type { CompiledHeader } from "../rules/header.ts";
+import { ReadCollector } from "../rules/read_collector.ts";
+import { relationKeys } from "../rules/view.ts";
+import type { OutputRule } from "./compile.ts";
+
+/** Calls and tags that make a rendered result depend on more than the origin's fields. */
+const UNTRACKED = /\b(?:now|vault|counter|get_random)\s*\(|\{%-?\s*(?:include|import|extends)\b/;
+
+/** How a Tera output rule's results are kept: its signature and the origin fields it reads. */
+export interface TemplateReads {
+  /** The rule's texts, compared with those of the kept result. */
+  signature: string;
+  /** Fields of `origin_resource` read (property names; relation field keys disqualify). */
+  fields: readonly string[];
+}
+
+/**
+ * The reads of Tera output `rule` of a chunk with origin type `originType` and `header`, or
+ * `undefined` when its results cannot be kept (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { templateOutputReads } from "./template_reads.ts";
+ * const rule = {
+ *   resourceType: "card", name: "card-{{ origin_resource.name }}",
+ *   body: { kind: "template" as const, source: "{{ origin_resource.env | upper }}" },
+ * };
+ * console.log(templateOutputReads("host", rule, [])?.fields); // ["name", "env"]
+ * console.log(templateOutputReads("host", { ...rule, name: "{{ now() }}" }, [])); // undefined
+ * ```
+ */
+export function templateOutputReads(
+  originType: string | undefined,
+  rule: OutputRule,
+  header: readonly CompiledHeader[],
+): TemplateReads | undefined {
+  if (originType === undefined || rule.body.kind !== "template") return undefined;
+  const texts = [
+    rule.resourceType,
+    rule.name,
+    rule.filename ?? null,
+    rule.mimetype ?? null,
+    rule.body.source,
+    rule.matchOn ?? null,
+    header,
+  ];
+  if (someString(texts, (s) => UNTRACKED.test(s))) return undefined;
+  const signature = JSON.stringify(texts);
+  const c = new ReadCollector();
+  const roots = { origin_resource: originType };
+  for (const h of header) {
+    if (h.form.kind === "template" || h.form.kind === "block") c.template(h.form.source, roots);
+    else if (h.form.kind === "json") c.template(h.form.ref, roots);
+  }
+  c.condition(rule.matchOn, originType, roots);
+  for (const s of [rule.name, rule.filename, rule.body.source]) {
+    if (s !== undefined) c.template(s, roots);
+  }
+  if (c.all || c.impure) return undefined;
+  for (const type of c.fields.keys()) if (type !== originType) return undefined;
+  return { signature, fields: [...(c.fields.get(originType) ?? [])] };
+}
+
+/**
+ * The values of `fields` of `origin` as one comparable string, or `undefined` when one of them
+ * is a relation field of the origin (its value would be related resources, not a property).
+ * `relationNames` holds every name a relation field can have in `graph` (relation types and
+ * resource types); fields outside it need no look at the origin's relations.
+ */
+export function originFingerprint(
+  graph: Graph,
+  origin: Resource,
+  fields: readonly string[],
+  relationNames: ReadonlySet<string>,
+): string | undefined {
+  const props = origin.properties;
+  let keys: Set<string> | undefined;
+  let out = "";
+  for (const field of fields) {
+    if (relationNames.has(field)) {
+      keys ??= relationKeys(graph, origin, props);
+      if (keys.has(field)) return undefined;
+    }
+    out += (JSON.stringify(props[field]) ?? "~") + "\u0000";
+  }
+  return out;
+}
+
+/** True when `test` holds for a string anywhere inside `value` (objects and arrays walked). */
+function someString(value: unknown, test: (s: string) => boolean): boolean {
+  if (typeof value === "string") return test(value);
+  if (Array.isArray(value)) return value.some((v) => someString(v, test));
+  if (value !== null && typeof value === "object") {
+    return Object.values(value).some((v) => someString(v, test));
+  }
+  return false;
+}
