@@ -8,6 +8,7 @@
  * @module
  */
 import type { OutputMemo } from "./outputs/output_memo.ts";
+import type { ModelPairMemo } from "./models/pair_memo.ts";
 import { Graph, type JsonValue } from "../graph/graph.ts";
 import { ParseError } from "../formats/errors.ts";
 import {
@@ -70,6 +71,13 @@ export interface BuildOptions {
    * @ignore
    */
   outputMemo?: OutputMemo;
+  /**
+   * Model (rule, origin) pairs kept from earlier builds (see `PipelineOptions.modelMemo`); only
+   * the incremental builder sets it.
+   *
+   * @ignore
+   */
+  modelMemo?: ModelPairMemo;
   /** Creates the template renderer of this build (fresh counters per build). */
   createTemplates: (params: Readonly<Record<string, JsonValue>>) => TemplateRenderer;
   /** Rule phases; phases left out are reported when their folders hold rule files. */
@@ -264,6 +272,7 @@ export function* buildSteps(
       removeOrphanedAssets: options.removeOrphanedAssets ?? false,
       rerunUnchangedRules: options.rerunUnchangedRules ?? false,
       outputMemo: options.outputMemo,
+      modelMemo: options.modelMemo,
     } satisfies PipelineOptions,
     provenance,
     log,

@@ -7,6 +7,7 @@
  * @module
  */
 import type { OutputMemo } from "./outputs/output_memo.ts";
+import type { ModelPairMemo } from "./models/pair_memo.ts";
 import type { Graph, JsonValue } from "../graph/graph.ts";
 import type { IssueCollector } from "./issues.ts";
 import type { SourceFile, SourceSet } from "../workspace/sources.ts";
@@ -63,6 +64,13 @@ export interface PipelineOptions {
    * @ignore
    */
   outputMemo?: OutputMemo;
+  /**
+   * Model (rule, origin) pairs of earlier builds of the same rules (`models/pair_memo.ts`), set
+   * by the incremental builder like {@link PipelineOptions.outputMemo}.
+   *
+   * @ignore
+   */
+  modelMemo?: ModelPairMemo;
 }
 
 /** Everything a phase may use. */

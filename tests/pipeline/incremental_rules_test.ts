@@ -1,8 +1,9 @@
 /**
  * Incremental builds of workspaces with rule files (issue 15 item 2, rule_reach.ts): a property
  * change of a type no rule can reach is derived from the previous build; a change of a type a
- * rule names, reaches through relations, or may make from a template is a full build. Every
- * result equals a from-scratch build of the same sources.
+ * rule names, reaches through relations, or may make from a template is a `rules` build (issue
+ * 25: model pairs whose reads are unchanged are replayed, models/pair_memo.ts). Every result
+ * equals a from-scratch build of the same sources.
  */
 import { assertEquals } from "../_assert.ts";
 import { buildGraph } from "../../lib/pipeline/build.ts";
@@ -48,17 +49,17 @@ Deno.test("a property change of a type no rule reaches is derived, with rule fil
   );
 });
 
-Deno.test("a change of a type a rule names is a full build", () => {
+Deno.test("a change of a type a rule names is a rules build", () => {
   // (hosts without relations: only the name tells that the rule reads them)
   const hosts = "name,env\nweb-1,prod\nweb-2,dev\n";
   const base = { "assets/network.csv": NETS, "models/tag.toml": MODEL };
   assertEquals(
     modeOfChange(base, "assets/host.csv", hosts, hosts.replace("web-2,dev", "web-2,qa")),
-    "full",
+    "rules",
   );
 });
 
-Deno.test("a change of a type rules reach through relations (json_encode of a view) is a full build", () => {
+Deno.test("a change of a type rules reach through relations (json_encode of a view) is a rules build", () => {
   const dump = `origin_resource = "host"
 [[output]]
 resource_type = "dump"
@@ -70,11 +71,11 @@ template = "{{ origin_resource | json_encode }}"
   const base = { "assets/host.csv": HOSTS, "output/dump.toml": dump };
   assertEquals(
     modeOfChange(base, "assets/network.csv", NETS, "name,env\nn1,wan\n"),
-    "full",
+    "rules",
   );
 });
 
-Deno.test("a type a template may make (a templated resource_type) makes every change a full build", () => {
+Deno.test("a type a template may make (a templated resource_type) makes every change a rules build", () => {
   const dynamic = `origin_resource = "host"
 [[create_resource]]
 resource_type = "{{ 'zo' ~ 'ne' }}"
@@ -85,7 +86,7 @@ env = "from-rule"
   const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/dyn.toml": dynamic };
   assertEquals(
     modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter),
-    "full",
+    "rules",
   );
 });
 
@@ -96,11 +97,11 @@ Deno.test("a type named only through a TOML escape is still named", () => {
   const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/z.toml": escaped };
   assertEquals(
     modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter),
-    "full",
+    "rules",
   );
 });
 
-Deno.test("a type with requirements (MP41, checked on the finished graph) is a full build", () => {
+Deno.test("a type with requirements (MP41, checked on the finished graph) is a rules build", () => {
   const base = {
     "module.toml": '[requirements.zone]\nproperties = ["env"]\n',
     "assets/host.csv": HOSTS,
@@ -109,7 +110,7 @@ Deno.test("a type with requirements (MP41, checked on the finished graph) is a f
   };
   assertEquals(
     modeOfChange(base, "assets/zone.csv", ZONES, "name,env\nweb-1,a\nweb-2,\n"),
-    "full",
+    "rules",
   );
 });
 
@@ -136,15 +137,15 @@ audit = "yes"
   );
 });
 
-Deno.test("a field a rule names is a full build", () => {
+Deno.test("a field a rule names is a rules build", () => {
   const base = { "assets/network.csv": NETS, "models/tag.toml": MODEL };
   assertEquals(
     modeOfChange(base, "assets/host.csv", PORTS, PORTS.replace("web-2,dev", "web-2,qa")),
-    "full",
+    "rules",
   );
 });
 
-Deno.test("rules that follow a relation field (whole related resources) make field changes full builds", () => {
+Deno.test("rules that follow a relation field (whole related resources) make field changes rules builds", () => {
   const dump = `origin_resource = "host"
 [[output]]
 resource_type = "dump"
@@ -161,11 +162,11 @@ template = "{% for n in origin_resource.network %}{{ n | json_encode }}{% endfor
       "name,cidr\nn1,10.0.0.0/8\n",
       "name,cidr\nn1,10.1.0.0/16\n",
     ),
-    "full",
+    "rules",
   );
 });
 
-Deno.test("an output writing resources of the changed type (keys from a Jsonnet result) makes it a full build", () => {
+Deno.test("an output writing resources of the changed type (keys from a Jsonnet result) makes it a rules build", () => {
   const out = `origin_resource = "host"
 [[output]]
 resource_type = "zone"
@@ -175,11 +176,11 @@ jsonnet = '{ ["e" + "nv"]: "from-output" }'
   const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "output/z.toml": out };
   assertEquals(
     modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter),
-    "full",
+    "rules",
   );
 });
 
-Deno.test("a field the rule phases write under a fixed name (controls) is a full build", () => {
+Deno.test("a field the rule phases write under a fixed name (controls) is a rules build", () => {
   const compliance = `audit_id = "H1"
 [[control]]
 id = "HOST"
@@ -191,11 +192,11 @@ origin_resource_types = ["host"]
   const base = { "assets/network.csv": NETS, "compliance/h.toml": compliance };
   assertEquals(
     modeOfChange(base, "assets/host.csv", hosts, hosts.replace("web-2,b", "web-2,c")),
-    "full",
+    "rules",
   );
 });
 
-Deno.test("a compliance map target (it reads every property of its origins) makes field changes full builds", () => {
+Deno.test("a compliance map target (it reads every property of its origins) makes field changes rules builds", () => {
   const raci = `audit_id = "RACI"
 [[control]]
 id = "R1"
@@ -219,7 +220,7 @@ primary_relation_type = "HAS_RESPONSIBILITY"
       "name,operator\nvm1,team-blue\n",
       "name,operator\nvm1,team-red\n",
     ),
-    "full",
+    "rules",
   );
 });
 
@@ -289,11 +290,11 @@ type = "integer"
   );
 });
 
-Deno.test("a rule calling now() or get_random() makes every change a full build (a full build renders them afresh)", () => {
+Deno.test("a rule calling now() or get_random() makes every change a rules build (its pairs are evaluated afresh)", () => {
   for (const call of ["now()", "get_random(end=9)"]) {
     const model = MODEL.replace('env = "{{ origin_resource.env }}"', `at = "{{ ${call} }}"`);
     const base = { "assets/host.csv": HOSTS, "assets/network.csv": NETS, "models/tag.toml": model };
-    assertEquals(modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter), "full");
+    assertEquals(modeOfChange(base, "assets/zone.csv", ZONES, zonesAfter), "rules");
   }
 });
 

@@ -44,15 +44,16 @@ import { spliceRows } from "./row_splice.ts";
 import type { KnownRows } from "./text_delta.ts";
 import type { TemplateRenderer } from "../context.ts";
 import { OutputMemo } from "../outputs/output_memo.ts";
+import { ModelPairMemo } from "../models/pair_memo.ts";
 
 /** How a build was made: see the module documentation. */
-export type BuildMode = "full" | "reuse" | "assets" | "properties" | "rows";
+export type BuildMode = "full" | "reuse" | "assets" | "properties" | "rows" | "rules";
 
 /** A build result and how it was made. */
 export interface IncrementalBuild {
   /** The result, equal to what a full build of the same sources gives. */
   result: BuildResult;
-  /** `full`, `reuse`, `assets`, `properties` or `rows`. */
+  /** `full`, `reuse`, `assets`, `properties`, `rows` or `rules`. */
   mode: BuildMode;
   /** Why a full build was needed, or what was replayed. */
   reason: string;
@@ -103,11 +104,14 @@ export class IncrementalBuilder {
   #prev: Previous | undefined;
   /** Output results of the builds since the rules last changed (`output_memo.ts`). */
   #memo = new OutputMemo();
+  /** Model (rule, origin) pairs of the builds since the rules last changed (`pair_memo.ts`). */
+  #pairs = new ModelPairMemo();
 
   /** Forgets the previous build: the next build is a full one. */
   reset(): void {
     this.#prev = undefined;
     this.#memo = new OutputMemo();
+    this.#pairs = new ModelPairMemo();
   }
 
   /** Builds synchronously. */
@@ -139,8 +143,12 @@ export class IncrementalBuilder {
       key,
     );
     // Output results stay valid while only asset CSVs change (imports are not in their keys).
-    if (plan.kind !== "assets" && plan.kind !== "reuse") this.#memo = new OutputMemo();
-    options = { ...options, outputMemo: this.#memo };
+    if (plan.kind !== "assets" && plan.kind !== "reuse") {
+      this.#memo = new OutputMemo();
+      this.#pairs = new ModelPairMemo();
+    }
+    if (plan.kind !== "reuse") this.#pairs.nextBuild();
+    options = { ...options, outputMemo: this.#memo, modelMemo: this.#pairs };
     let build: IncrementalBuild;
     if (plan.kind === "reuse") {
       build = { result: this.#prev!.result, mode: "reuse", reason: "no file changed" };
@@ -206,6 +214,20 @@ export class IncrementalBuilder {
       const why = changes
         ? this.#ruleReach(sources, prev, changes.fields)
         : "more than properties changed";
+      if (why !== undefined && changes) {
+        // Rules read the changed fields: a build that evaluates again only the (rule, origin)
+        // pairs whose reads changed, replaying the others (models/pair_memo.ts).
+        this.#pairs.allowReplay(changes.fields);
+        const result = yield* buildSteps(sources, options);
+        const { replayed, evaluated } = this.#pairs;
+        return {
+          result,
+          mode: "rules",
+          reason: `${plan.changed.join(", ")} changed (rules read the fields): ${evaluated} of ${
+            replayed + evaluated
+          } model (rule, origin) pair(s) evaluated, the others replayed`,
+        };
+      }
       if (why !== undefined) {
         return {
           result: yield* buildSteps(sources, options),

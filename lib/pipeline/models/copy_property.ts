@@ -36,6 +36,7 @@ export function* runCopy(rule: CopyRule, run: BlockRun): Steps<void> {
       tick = 0;
       yield;
     }
+    if (origin === null) continue; // replayed from the last build (pair_memo.ts)
     if (!origin) {
       run.fail(new Error("[[copy_property]] needs an origin_resource in the file header"));
       return;

@@ -47,6 +47,7 @@ export function* runCreate(rule: CreateRule, run: BlockRun): Steps<void> {
       tick = 0;
       yield;
     }
+    if (origin === null) continue; // replayed from the last build (pair_memo.ts)
     let context: Record<string, unknown> | undefined;
     const scope = () => (context ??= run.scope(origin));
     try {

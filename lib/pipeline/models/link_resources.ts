@@ -55,6 +55,7 @@ export function* runLink(rule: LinkRule, run: BlockRun): Steps<void> {
       tick = 0;
       yield;
     }
+    if (origin === null) continue; // replayed from the last build (pair_memo.ts)
     if (!origin) {
       run.fail(new Error("[[link_resources]] needs an origin_resource in the file header"));
       return;

@@ -38,6 +38,7 @@ import { runLink } from "./link_resources.ts";
 import { runCopy } from "./copy_property.ts";
 import { GraphWriter } from "./writer.ts";
 import { blockReads, type ReadSet } from "./reads.ts";
+import { type PairReads, pairReads } from "./pair_memo.ts";
 import { runSteps, type Steps } from "../slicing.ts";
 
 /** Outcome of {@link runModelPhase}. */
@@ -57,6 +58,8 @@ export interface ModelPhaseResult {
 /** Read analysis and last run of one block (for skipping unchanged blocks). */
 interface BlockMemo {
   reads: ReadSet;
+  /** What its (rule, origin) pairs read, for keeping them across builds (`pair_memo.ts`). */
+  pairs?: PairReads;
   /** Writer sequence when the block last started, if it ran without failures. */
   cleanSince?: number;
   /** Writer sequence when it last ended, and the fields it tried to write then. */
@@ -242,7 +245,7 @@ export function* modelPhaseSteps(ctx: PhaseContext): Steps<ModelPhaseResult> {
         let memo = memos.get(block);
         if (!memo) {
           const r = blockReads(p.chunk.originType, rule, p.header);
-          memo = { reads: r.reads };
+          memo = { reads: r.reads, pairs: pairReads(p.chunk.originType, rule, p.header) };
           memos.set(block, memo);
           if (r.impure) anyImpure = true;
         }
@@ -259,6 +262,13 @@ export function* modelPhaseSteps(ctx: PhaseContext): Steps<ModelPhaseResult> {
         }
         const start = state.writer.sequence;
         const run = new BlockRun(state, p, block);
+        const pairMemo = ctx.options.modelMemo;
+        if (pass === 1 && pairMemo) {
+          // The first pass runs (or replays) what the last build's first pass ran.
+          const key = `${c.file.source.displayPath}\u0000${run.label}`;
+          const reads = memo.pairs;
+          run.pairsFor = (origins) => pairMemo.block(key, reads, ctx.graph, origins);
+        }
         state.writer.beginAttempts();
         try {
           yield* runRule(rule, run);

@@ -9,6 +9,7 @@ import type { PreparedChunk, RuleEnvironment } from "../rules/environment.ts";
 import { positionOf, reportRuleError, RuleError, ruleLabel } from "../rules/errors.ts";
 import { HeaderError } from "../rules/header.ts";
 import type { GraphWriter, WriteSite } from "./writer.ts";
+import type { BlockPairs } from "./pair_memo.ts";
 import type { ConditionScope } from "../rules/conditions.ts";
 import type { IssueCollector } from "../issues.ts";
 
@@ -67,10 +68,44 @@ export class BlockRun {
     return this.prepared.source.displayPath;
   }
 
-  /** Origins of the chunk, by name (or one global iteration). */
-  origins(): (Resource | undefined)[] {
+  /**
+   * Makes the pairs of this block kept across builds (`pair_memo.ts`) for the origins it runs
+   * for; set by the model phase in its first pass.
+   */
+  pairsFor: ((origins: readonly (Resource | undefined)[]) => BlockPairs) | undefined;
+
+  /**
+   * Origins of the chunk, by name (or one global iteration). With {@link BlockRun.pairsFor}, a
+   * pair kept from the last build is replayed here and comes out as `null` (skip it; it still
+   * counts for pausing); the writer calls of the others are recorded while the caller evaluates
+   * them, until it asks for the next origin.
+   */
+  *origins(): Generator<Resource | undefined | null, void, undefined> {
     const t = this.prepared.chunk.originType;
-    return t === undefined ? [undefined] : this.graph.resourcesOfSorted(t);
+    const list = t === undefined ? [undefined] : this.graph.resourcesOfSorted(t);
+    const pairs = this.pairsFor?.(list);
+    if (pairs === undefined) {
+      yield* list;
+      return;
+    }
+    const writer = this.state.writer;
+    for (const origin of list) {
+      const calls = pairs.replayable(origin);
+      if (calls !== undefined) {
+        writer.replay(calls, this.site(origin));
+        yield null;
+        continue;
+      }
+      const failures = this.failures;
+      const warnings = this.warnings;
+      writer.beginCalls();
+      try {
+        yield origin;
+      } finally {
+        const recorded = writer.endCalls();
+        pairs.evaluated(recorded, this.failures === failures && this.warnings === warnings);
+      }
+    }
   }
 
   /** Template context of an iteration (header evaluated for `origin`). */
@@ -174,8 +209,12 @@ export class BlockRun {
     }
   }
 
+  /** Warnings asked for by this run (reported or already reported). */
+  warnings = 0;
+
   /** Reports a warning once per build. */
   warn(code: string, message: string, key?: string): void {
+    this.warnings++;
     const id = `W\u0000${this.file}\u0000${this.label}\u0000${key ?? ""}\u0000${message}`;
     if (this.state.reported.has(id)) return;
     this.state.reported.add(id);

@@ -24,6 +24,78 @@ export interface WriteSite {
   siteNumber?: number;
 }
 
+/**
+ * The writer calls of one (rule, origin) pair, flat: `0, type, name, sited` creates a resource;
+ * `1, type, name, key, value` sets a property; `2, sourceType, sourceName, relationType,
+ * targetType, targetName, properties | null, sited` creates or merges a relation (`sited`: the
+ * call named its write site). Recorded between {@link GraphWriter.beginCalls} and
+ * {@link GraphWriter.endCalls}, replayed by {@link GraphWriter.replay} (`pair_memo.ts`).
+ */
+export type WriteCalls = readonly (string | number | boolean | JsonValue)[];
+
+const CALL_RESOURCE = 0;
+const CALL_SET = 1;
+const CALL_RELATION = 2;
+
+/**
+ * Calls `field(type, field)` for every (type, field) that `calls` may change: resource
+ * membership ({@link MEMBERS}), properties, and for relations both ends' {@link RELATIONS} and
+ * relation field keys.
+ *
+ * @example
+ * ```ts
+ * import { writeCallFields } from "./writer.ts";
+ * const seen: string[] = [];
+ * writeCallFields([0, "vm", "a", true, 1, "vm", "a", "env", "prod"], (t, f) => seen.push(`${t}.${f}`));
+ * console.log(seen); // ["vm.@members", "vm.env"]
+ * ```
+ */
+export function writeCallFields(
+  calls: WriteCalls,
+  field: (type: string, field: string) => void,
+): void {
+  for (let i = 0; i < calls.length;) {
+    const op = calls[i];
+    if (op === CALL_RESOURCE) {
+      field(calls[i + 1] as string, MEMBERS);
+      i += 4;
+    } else if (op === CALL_SET) {
+      field(calls[i + 1] as string, calls[i + 3] as string);
+      i += 5;
+    } else {
+      const source = calls[i + 1] as string;
+      const type = calls[i + 3] as string;
+      const target = calls[i + 4] as string;
+      field(source, RELATIONS);
+      field(source, type);
+      field(source, target);
+      field(source, RELATION_PROPERTIES);
+      field(target, RELATIONS);
+      field(target, source);
+      i += 8;
+    }
+  }
+}
+
+/**
+ * `calls` cut into single calls.
+ *
+ * @example
+ * ```ts
+ * import { eachWriteCall } from "./writer.ts";
+ * console.log(eachWriteCall([0, "vm", "a", true, 1, "vm", "a", "env", "prod"]).length); // 2
+ * ```
+ */
+export function eachWriteCall(calls: WriteCalls): WriteCalls[] {
+  const out: WriteCalls[] = [];
+  for (let i = 0; i < calls.length;) {
+    const size = calls[i] === CALL_RESOURCE ? 4 : calls[i] === CALL_SET ? 5 : 8;
+    out.push(calls.slice(i, i + size));
+    i += size;
+  }
+  return out;
+}
+
 /** Deep equality of JSON values. */
 export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
@@ -68,6 +140,8 @@ export class GraphWriter {
   #relationKeys: Map<string, Set<string>> | undefined;
   /** Fields the running block tried to write (see `beginAttempts`). */
   #attempts: Map<string, Set<string>> | undefined;
+  /** Calls of the running (rule, origin) pair (see `beginCalls`). */
+  #calls: (string | number | boolean | JsonValue)[] | undefined;
 
   /**
    * Creates a writer over `graph`.
@@ -107,8 +181,61 @@ export class GraphWriter {
     return n;
   }
 
+  /** Starts recording the calls of one (rule, origin) pair ({@link WriteCalls}). */
+  beginCalls(): void {
+    this.#calls = [];
+  }
+
+  /** Stops recording and returns the calls since {@link GraphWriter.beginCalls}. */
+  endCalls(): WriteCalls {
+    const calls = this.#calls ?? [];
+    this.#calls = undefined;
+    return calls;
+  }
+
+  /**
+   * Makes `calls` again, for the origin whose write site is `site` (the calls a pair made in an
+   * earlier build, `pair_memo.ts`). Throws when a resource the calls name does not exist (the
+   * replay would not be what the evaluation wrote).
+   */
+  replay(calls: WriteCalls, site: WriteSite): void {
+    const find = (type: string, name: string) => {
+      const r = this.#graph.getResource(type, name);
+      if (!r) throw new Error(`internal error: replayed write to missing ${type} '${name}'`);
+      return r;
+    };
+    for (let i = 0; i < calls.length;) {
+      const op = calls[i];
+      if (op === CALL_RESOURCE) {
+        this.resource(
+          calls[i + 1] as string,
+          calls[i + 2] as string,
+          calls[i + 3] ? site : undefined,
+        );
+        i += 4;
+      } else if (op === CALL_SET) {
+        const r = find(calls[i + 1] as string, calls[i + 2] as string);
+        this.set(r, calls[i + 3] as string, calls[i + 4] as JsonValue, site);
+        i += 5;
+      } else {
+        const source = find(calls[i + 1] as string, calls[i + 2] as string);
+        const target = find(calls[i + 4] as string, calls[i + 5] as string);
+        const props = calls[i + 6] as Properties | null;
+        this.relation(
+          source,
+          calls[i + 3] as string,
+          target,
+          props === null ? undefined : { ...props },
+          calls[i + 7] ? site : undefined,
+        );
+        i += 8;
+      }
+    }
+  }
+
   /** Creates or returns the resource (type, name); `site` is recorded as its creator. */
   resource(type: string, name: string, site?: WriteSite): Resource {
+    this.#calls?.push(CALL_RESOURCE, type, name, site !== undefined);
     const existing = this.#graph.getResource(type, name);
     if (existing) return existing;
     this.#created++;
@@ -142,6 +269,7 @@ export class GraphWriter {
 
   /** Sets a property with M80 semantics. */
   set(resource: Resource, key: string, value: JsonValue, site: WriteSite): void {
+    this.#calls?.push(CALL_SET, resource.type, resource.name, key, value);
     if (key === "name") return;
     if (this.#attempts) addField(this.#attempts, resource.type, key);
     const old = resource.properties[key];
@@ -277,6 +405,16 @@ export class GraphWriter {
     properties?: Properties,
     site?: WriteSite,
   ): Relation {
+    this.#calls?.push(
+      CALL_RELATION,
+      source.type,
+      source.name,
+      type,
+      target.type,
+      target.name,
+      properties ? { ...properties } : null,
+      site !== undefined,
+    );
     const existing = this.#graph.getRelation(source, type, target);
     if (properties && this.#attempts) addField(this.#attempts, source.type, RELATION_PROPERTIES);
     if (!existing) {

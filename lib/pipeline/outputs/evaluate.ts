@@ -12,7 +12,8 @@ import { positionOf, reportRuleError, RuleError, ruleLabel } from "../rules/erro
 import { VIEW_JSON_DEPTH } from "../rules/view.ts";
 import { fileLineOf, type OutputRule } from "./compile.ts";
 import { evaluateOutputJsonnet, layerImportResolver, type PlainResourceCache } from "./jsonnet.ts";
-import { originFingerprint, templateOutputReads, type TemplateReads } from "./template_reads.ts";
+import { templateOutputReads, type TemplateReads } from "./template_reads.ts";
+import { originFingerprint } from "../rules/read_collector.ts";
 import { CONTENT_PROPERTY, jsonnetResult, type OutputResult, templateResult } from "./result.ts";
 import { runSteps, type Steps } from "../slicing.ts";
 import { sha256 } from "@noble/hashes/sha2.js";

@@ -10,14 +10,9 @@
  *
  * @module
  */
-import type { Graph, Resource } from "../../graph/graph.ts";
 import type { CompiledHeader } from "../rules/header.ts";
-import { ReadCollector } from "../rules/read_collector.ts";
-import { relationKeys } from "../rules/view.ts";
+import { ReadCollector, someString, UNTRACKED_ACROSS_BUILDS } from "../rules/read_collector.ts";
 import type { OutputRule } from "./compile.ts";
-
-/** Calls and tags that make a rendered result depend on more than the origin's fields. */
-const UNTRACKED = /\b(?:now|vault|counter|get_random)\s*\(|\{%-?\s*(?:include|import|extends)\b/;
 
 /** How a Tera output rule's results are kept: its signature and the origin fields it reads. */
 export interface TemplateReads {
@@ -57,7 +52,7 @@ export function templateOutputReads(
     rule.matchOn ?? null,
     header,
   ];
-  if (someString(texts, (s) => UNTRACKED.test(s))) return undefined;
+  if (someString(texts, (s) => UNTRACKED_ACROSS_BUILDS.test(s))) return undefined;
   const signature = JSON.stringify(texts);
   const c = new ReadCollector();
   const roots = { origin_resource: originType };
@@ -72,39 +67,4 @@ export function templateOutputReads(
   if (c.all || c.impure) return undefined;
   for (const type of c.fields.keys()) if (type !== originType) return undefined;
   return { signature, fields: [...(c.fields.get(originType) ?? [])] };
-}
-
-/**
- * The values of `fields` of `origin` as one comparable string, or `undefined` when one of them
- * is a relation field of the origin (its value would be related resources, not a property).
- * `relationNames` holds every name a relation field can have in `graph` (relation types and
- * resource types); fields outside it need no look at the origin's relations.
- */
-export function originFingerprint(
-  graph: Graph,
-  origin: Resource,
-  fields: readonly string[],
-  relationNames: ReadonlySet<string>,
-): string | undefined {
-  const props = origin.properties;
-  let keys: Set<string> | undefined;
-  let out = "";
-  for (const field of fields) {
-    if (relationNames.has(field)) {
-      keys ??= relationKeys(graph, origin, props);
-      if (keys.has(field)) return undefined;
-    }
-    out += (JSON.stringify(props[field]) ?? "~") + "\u0000";
-  }
-  return out;
-}
-
-/** True when `test` holds for a string anywhere inside `value` (objects and arrays walked). */
-function someString(value: unknown, test: (s: string) => boolean): boolean {
-  if (typeof value === "string") return test(value);
-  if (Array.isArray(value)) return value.some((v) => someString(v, test));
-  if (value !== null && typeof value === "object") {
-    return Object.values(value).some((v) => someString(v, test));
-  }
-  return false;
 }

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { JsonValue } from "../../graph/graph.ts";
+import type { Graph, JsonValue, Resource } from "../../graph/graph.ts";
+import { relationKeys } from "./view.ts";
 import type { Condition } from "./conditions.ts";
 
 const IMPURE = /\b(?:counter|get_random)\s*\(/;
@@ -100,4 +101,56 @@ export class ReadCollector {
       this.template(`{{ ${cond.expression} }}`, roots);
     }
   }
+}
+
+/**
+ * Calls and tags that make a rendered result depend on more than what {@link ReadCollector}
+ * sees, from one build to the next: the build's clock and secrets (`now()`, `vault()`), order
+ * and chance (`counter()`, `get_random()`), and other template files (`include`, `import`,
+ * `extends`).
+ */
+export const UNTRACKED_ACROSS_BUILDS =
+  /\b(?:now|vault|counter|get_random)\s*\(|\{%-?\s*(?:include|import|extends)\b/;
+
+/**
+ * True when `test` holds for a string anywhere inside `value` (objects and arrays walked).
+ *
+ * @example
+ * ```ts
+ * import { someString } from "./read_collector.ts";
+ * console.log(someString({ a: ["x", { b: "now()" }] }, (s) => s.includes("now"))); // true
+ * ```
+ */
+export function someString(value: unknown, test: (s: string) => boolean): boolean {
+  if (typeof value === "string") return test(value);
+  if (Array.isArray(value)) return value.some((v) => someString(v, test));
+  if (value !== null && typeof value === "object") {
+    return Object.values(value).some((v) => someString(v, test));
+  }
+  return false;
+}
+
+/**
+ * The values of `fields` of `origin` as one comparable string, or `undefined` when one of them
+ * is a relation field of the origin (its value would be related resources, not a property).
+ * `relationNames` holds every name a relation field can have in `graph` (relation types and
+ * resource types); fields outside it need no look at the origin's relations.
+ */
+export function originFingerprint(
+  graph: Graph,
+  origin: Resource,
+  fields: readonly string[],
+  relationNames: ReadonlySet<string>,
+): string | undefined {
+  const props = origin.properties;
+  let keys: Set<string> | undefined;
+  let out = "";
+  for (const field of fields) {
+    if (relationNames.has(field)) {
+      keys ??= relationKeys(graph, origin, props);
+      if (keys.has(field)) return undefined;
+    }
+    out += (JSON.stringify(props[field]) ?? "~") + "\u0000";
+  }
+  return out;
 }
