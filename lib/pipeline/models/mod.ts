@@ -267,7 +267,7 @@ export function* modelPhaseSteps(ctx: PhaseContext): Steps<ModelPhaseResult> {
           // The first pass runs (or replays) what the last build's first pass ran.
           const key = `${c.file.source.displayPath}\u0000${run.label}`;
           const reads = memo.pairs;
-          run.pairsFor = (origins) => pairMemo.block(key, reads, ctx.graph, origins);
+          run.pairsFor = () => pairMemo.block(key, reads, ctx.graph);
         }
         state.writer.beginAttempts();
         try {

@@ -27,12 +27,14 @@
  *
  * @module
  */
-import type { Graph, Resource } from "../../graph/graph.ts";
+import type { Graph, JsonValue, Resource } from "../../graph/graph.ts";
 import type { CompiledHeader } from "../rules/header.ts";
 import {
-  originFingerprint,
+  originValues,
   ReadCollector,
+  sameValues,
   someString,
+  SortedMemo,
   UNTRACKED_ACROSS_BUILDS,
 } from "../rules/read_collector.ts";
 import type { ModelRule } from "./compile.ts";
@@ -131,7 +133,10 @@ export function pairReads(
 }
 
 interface PairEntry {
-  fingerprint: string;
+  /** Values of the origin fields read. */
+  values: readonly (JsonValue | undefined)[];
+  /** The origin's relations, for blocks that read them (see {@link originRelations}). */
+  relations: readonly unknown[] | undefined;
   calls: WriteCalls;
   /** False when the evaluation reported an error or warning: evaluate it again next time. */
   replayable: boolean;
@@ -150,9 +155,11 @@ interface PairEntry {
  * ```
  */
 export class ModelPairMemo {
-  #previous = new Map<string, Map<string, PairEntry>>();
-  #current = new Map<string, Map<string, PairEntry>>();
+  #previous = new Map<string, SortedMemo<PairEntry>>();
+  #current = new Map<string, SortedMemo<PairEntry>>();
   #dirty: Map<string, Set<string>> | undefined;
+  /** Bumped whenever a field becomes dirty (blocks cache their answer per version). */
+  dirtyVersion = 0;
   /** Pairs replayed in the current build. */
   replayed = 0;
   /** Pairs evaluated in the current build. */
@@ -177,6 +184,7 @@ export class ModelPairMemo {
    */
   allowReplay(dirty: ReadonlyMap<string, ReadonlySet<string>>): void {
     this.#dirty = new Map([...dirty].map(([t, f]) => [t, new Set(f)]));
+    this.dirtyVersion++;
   }
 
   /** True when the current build may replay pairs. */
@@ -185,41 +193,31 @@ export class ModelPairMemo {
   }
 
   /**
-   * The pairs of block `key` in this build: `origins` are the origins it will run for, in order,
-   * `reads` its analysis (undefined: every pair is evaluated; its calls are still recorded, to
-   * know what a later build's pairs of it write differently).
+   * The pairs of block `key` in this build, visited in ascending origin name order (the order of
+   * `resourcesOfSorted`); `reads` is the block's analysis (undefined: every pair is evaluated;
+   * its calls are still recorded, to know what a later build's pairs of it write differently).
    */
-  block(
-    key: string,
-    reads: PairReads | undefined,
-    graph: Graph,
-    origins: readonly (Resource | undefined)[],
-  ): BlockPairs {
-    const previous = this.#previous.get(key);
-    const current = new Map<string, PairEntry>();
+  block(key: string, reads: PairReads | undefined, graph: Graph): BlockPairs {
+    const current = new SortedMemo(this.#previous.get(key));
     this.#current.set(key, current);
     const relationNames = new Set([...graph.relationLabels(), ...graph.types()]);
     let replay = reads !== undefined && this.#dirty !== undefined;
     for (const fields of reads?.global.values() ?? []) {
       for (const f of fields) if (f !== MEMBERS && relationNames.has(f)) replay = false;
     }
-    if (previous !== undefined && this.#dirty !== undefined) {
-      // Pairs of the last build that will not run now: what they wrote is not written.
-      const now = new Set<string>();
-      for (const o of origins) now.add(o?.name ?? "");
-      for (const [name, entry] of previous) if (!now.has(name)) this.#mark(entry.calls);
-    }
-    return new BlockPairs(this, graph, reads, replay, previous, current, relationNames);
+    return new BlockPairs(this, graph, reads, replay, current, relationNames);
   }
 
-  /** Marks what `calls` write as dirty. */
-  #mark(calls: WriteCalls): void {
+  /** @ignore Marks what `calls` write as dirty (a pair of the last build that did not run now). */
+  mark(calls: WriteCalls): void {
     const dirty = this.#dirty;
     if (!dirty) return;
     writeCallFields(calls, (type, field) => {
       let set = dirty.get(type);
       if (!set) dirty.set(type, set = new Set());
+      if (set.has(field)) return;
       set.add(field);
+      this.dirtyVersion++;
     });
   }
 
@@ -229,8 +227,9 @@ export class ModelPairMemo {
    * order, which can end with other values).
    */
   changed(before: WriteCalls | undefined, after: WriteCalls): void {
-    if (before === undefined) return this.#mark(after);
-    if (callsEqual(before, after)) return;
+    if (!this.#dirty) return;
+    if (before === undefined) return this.mark(after);
+    if (sameValues(before as JsonValue[], after as JsonValue[])) return;
     const a = eachWriteCall(before).map((c) => JSON.stringify(c));
     const b = eachWriteCall(after).map((c) => JSON.stringify(c));
     const count = new Map<string, number>();
@@ -239,10 +238,10 @@ export class ModelPairMemo {
     let differ = false;
     for (const n of count.values()) if (n !== 0) differ = true;
     if (!differ) {
-      this.#mark(before);
+      this.mark(before);
       return;
     }
-    for (const [c, n] of count) if (n !== 0) this.#mark(JSON.parse(c));
+    for (const [c, n] of count) if (n !== 0) this.mark(JSON.parse(c));
   }
 
   /** @ignore True when one of `global` is dirty. */
@@ -262,8 +261,12 @@ export class ModelPairMemo {
 /** The pairs of one block in one build (see {@link ModelPairMemo.block}). */
 export class BlockPairs {
   #origin = "";
-  #fingerprint: string | undefined;
+  #values: (JsonValue | undefined)[] | undefined;
+  #relations: unknown[] | undefined;
   #before: PairEntry | undefined;
+  #dirtyAt = -1;
+  #dirty = true;
+  readonly #skipped = (gone: PairEntry) => this.memo.mark(gone.calls);
 
   /** @ignore */
   constructor(
@@ -271,36 +274,47 @@ export class BlockPairs {
     readonly graph: Graph,
     readonly reads: PairReads | undefined,
     readonly replay: boolean,
-    readonly previous: ReadonlyMap<string, PairEntry> | undefined,
-    readonly current: Map<string, PairEntry>,
+    readonly pairs: SortedMemo<PairEntry>,
     readonly relationNames: ReadonlySet<string>,
   ) {}
 
   /**
    * The calls to replay for `origin` instead of evaluating it, or `undefined`: then evaluate it
-   * and report with {@link BlockPairs.evaluated}.
+   * and report with {@link BlockPairs.evaluated}. Pairs of the last build whose origins are not
+   * visited are marked dirty (what they wrote is not written now).
    */
   replayable(origin: Resource | undefined): WriteCalls | undefined {
     const name = origin?.name ?? "";
     this.#origin = name;
-    this.#fingerprint = undefined;
-    const before = this.#before = this.previous?.get(name);
+    this.#values = undefined;
+    this.#relations = undefined;
+    const before = this.#before = this.pairs.previous(name, this.#skipped);
     const reads = this.reads;
     if (reads === undefined || origin === undefined) return undefined;
-    let fingerprint = originFingerprint(this.graph, origin, reads.local, this.relationNames);
-    if (fingerprint === undefined) return undefined;
-    if (reads.relations) fingerprint += relationFingerprint(this.graph, origin);
-    this.#fingerprint = fingerprint;
+    const values = originValues(this.graph, origin, reads.local, this.relationNames);
+    if (values === undefined) return undefined;
+    this.#values = values;
+    if (reads.relations) this.#relations = originRelations(this.graph, origin);
     if (
       this.replay && before !== undefined && before.replayable &&
-      before.fingerprint === fingerprint &&
-      !this.memo.isDirty(reads.global)
+      sameValues(before.values, values) &&
+      (before.relations === undefined ||
+        sameValues(before.relations as JsonValue[], this.#relations as JsonValue[])) &&
+      !this.#globalDirty(reads)
     ) {
-      this.current.set(name, before);
+      this.pairs.keep(name, before);
       this.memo.replayed++;
       return before.calls;
     }
     return undefined;
+  }
+
+  #globalDirty(reads: PairReads): boolean {
+    if (this.#dirtyAt !== this.memo.dirtyVersion) {
+      this.#dirtyAt = this.memo.dirtyVersion;
+      this.#dirty = this.memo.isDirty(reads.global);
+    }
+    return this.#dirty;
   }
 
   /**
@@ -310,38 +324,31 @@ export class BlockPairs {
   evaluated(calls: WriteCalls, clean: boolean): void {
     this.memo.evaluated++;
     this.memo.changed(this.#before?.calls, calls);
-    this.current.set(this.#origin, {
-      fingerprint: this.#fingerprint ?? "",
+    this.pairs.keep(this.#origin, {
+      values: this.#values ?? [],
+      relations: this.#relations,
       calls,
-      replayable: clean && this.#fingerprint !== undefined,
+      replayable: clean && this.#values !== undefined,
     });
   }
+
+  /** Ends the block: pairs of the last build after the last origin visited are marked dirty. */
+  finish(): void {
+    this.pairs.rest(this.#skipped);
+  }
 }
 
-/** The origin's relations (both ways, with their properties) as one comparable string. */
-function relationFingerprint(graph: Graph, origin: Resource): string {
-  let out = "";
+/**
+ * The origin's relations, both ways, as a flat list to compare with {@link sameValues}:
+ * direction, type, the other end's type and name, and the relation's properties.
+ */
+function originRelations(graph: Graph, origin: Resource): unknown[] {
+  const out: unknown[] = [];
   for (const r of graph.outgoing(origin)) {
-    out += `>${r.type}\u0000${r.target.type}\u0000${r.target.name}\u0000${
-      JSON.stringify(r.properties)
-    }\u0000`;
+    out.push(">", r.type, r.target.type, r.target.name, r.properties);
   }
   for (const r of graph.incoming(origin)) {
-    out += `<${r.type}\u0000${r.source.type}\u0000${r.source.name}\u0000${
-      JSON.stringify(r.properties)
-    }\u0000`;
+    out.push("<", r.type, r.source.type, r.source.name, r.properties);
   }
   return out;
-}
-
-function callsEqual(a: WriteCalls, b: WriteCalls): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
-    if (JSON.stringify(x) !== JSON.stringify(y)) return false;
-  }
-  return true;
 }

@@ -72,7 +72,7 @@ export class BlockRun {
    * Makes the pairs of this block kept across builds (`pair_memo.ts`) for the origins it runs
    * for; set by the model phase in its first pass.
    */
-  pairsFor: ((origins: readonly (Resource | undefined)[]) => BlockPairs) | undefined;
+  pairsFor: (() => BlockPairs) | undefined;
 
   /**
    * Origins of the chunk, by name (or one global iteration). With {@link BlockRun.pairsFor}, a
@@ -83,28 +83,32 @@ export class BlockRun {
   *origins(): Generator<Resource | undefined | null, void, undefined> {
     const t = this.prepared.chunk.originType;
     const list = t === undefined ? [undefined] : this.graph.resourcesOfSorted(t);
-    const pairs = this.pairsFor?.(list);
+    const pairs = this.pairsFor?.();
     if (pairs === undefined) {
       yield* list;
       return;
     }
     const writer = this.state.writer;
-    for (const origin of list) {
-      const calls = pairs.replayable(origin);
-      if (calls !== undefined) {
-        writer.replay(calls, this.site(origin));
-        yield null;
-        continue;
+    try {
+      for (const origin of list) {
+        const calls = pairs.replayable(origin);
+        if (calls !== undefined) {
+          writer.replay(calls, this.site(origin));
+          yield null;
+          continue;
+        }
+        const failures = this.failures;
+        const warnings = this.warnings;
+        writer.beginCalls();
+        try {
+          yield origin;
+        } finally {
+          const recorded = writer.endCalls();
+          pairs.evaluated(recorded, this.failures === failures && this.warnings === warnings);
+        }
       }
-      const failures = this.failures;
-      const warnings = this.warnings;
-      writer.beginCalls();
-      try {
-        yield origin;
-      } finally {
-        const recorded = writer.endCalls();
-        pairs.evaluated(recorded, this.failures === failures && this.warnings === warnings);
-      }
+    } finally {
+      pairs.finish();
     }
   }
 

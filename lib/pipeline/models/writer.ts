@@ -199,19 +199,24 @@ export class GraphWriter {
    * replay would not be what the evaluation wrote).
    */
   replay(calls: WriteCalls, site: WriteSite): void {
+    // Consecutive calls mostly name the same resource (create it, then set its properties).
+    let lastType = "";
+    let lastName = "";
+    let last: Resource | undefined;
     const find = (type: string, name: string) => {
+      if (last !== undefined && name === lastName && type === lastType) return last;
       const r = this.#graph.getResource(type, name);
       if (!r) throw new Error(`internal error: replayed write to missing ${type} '${name}'`);
-      return r;
+      lastType = type;
+      lastName = name;
+      return last = r;
     };
     for (let i = 0; i < calls.length;) {
       const op = calls[i];
       if (op === CALL_RESOURCE) {
-        this.resource(
-          calls[i + 1] as string,
-          calls[i + 2] as string,
-          calls[i + 3] ? site : undefined,
-        );
+        lastType = calls[i + 1] as string;
+        lastName = calls[i + 2] as string;
+        last = this.resource(lastType, lastName, calls[i + 3] ? site : undefined);
         i += 4;
       } else if (op === CALL_SET) {
         const r = find(calls[i + 1] as string, calls[i + 2] as string);

@@ -13,7 +13,8 @@ import { VIEW_JSON_DEPTH } from "../rules/view.ts";
 import { fileLineOf, type OutputRule } from "./compile.ts";
 import { evaluateOutputJsonnet, layerImportResolver, type PlainResourceCache } from "./jsonnet.ts";
 import { templateOutputReads, type TemplateReads } from "./template_reads.ts";
-import { originFingerprint } from "../rules/read_collector.ts";
+import { originValues, type SortedMemo } from "../rules/read_collector.ts";
+import type { RenderedEntry } from "./output_memo.ts";
 import { CONTENT_PROPERTY, jsonnetResult, type OutputResult, templateResult } from "./result.ts";
 import { runSteps, type Steps } from "../slicing.ts";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -55,6 +56,7 @@ export class RuleRun {
   #resolver?: ImportResolver;
   #templateReads?: TemplateReads | null;
   #relationNames?: ReadonlySet<string>;
+  #rendered?: SortedMemo<RenderedEntry>;
   #staticExt?: Record<string, JsonValue>;
 
   /**
@@ -101,6 +103,13 @@ export class RuleRun {
   get relationNames(): ReadonlySet<string> {
     const graph = this.env.ctx.graph;
     return (this.#relationNames ??= new Set([...graph.relationLabels(), ...graph.types()]));
+  }
+
+  /** This rule's kept Tera outputs of this build (`output_memo.ts`). */
+  get rendered(): SortedMemo<RenderedEntry> {
+    return (this.#rendered ??= this.env.ctx.options.outputMemo!.renderedOf(
+      `${this.file}#${this.label}`,
+    ));
   }
 
   /** Import resolver over the rule file's layer. */
@@ -232,10 +241,9 @@ function evaluateOne(run: RuleRun, origin: Resource | undefined): OutputWrite | 
   const reads = memo && origin ? run.templateReads : undefined;
   if (reads === undefined) return evaluateFresh(run, origin);
   const graph = run.env.ctx.graph;
-  const fingerprint = originFingerprint(graph, origin!, reads.fields, run.relationNames);
-  if (fingerprint === undefined) return evaluateFresh(run, origin);
-  const ruleKey = `${run.file}#${run.label}`;
-  const kept = memo!.rendered(ruleKey, origin!.name, reads.signature, fingerprint);
+  const values = originValues(graph, origin!, reads.fields, run.relationNames);
+  if (values === undefined) return evaluateFresh(run, origin);
+  const kept = memo!.rendered(run.rendered, origin!.name, reads.signature, values);
   const { rule } = run;
   if (kept) {
     const { name, properties } = kept;
@@ -245,7 +253,7 @@ function evaluateOne(run: RuleRun, origin: Resource | undefined): OutputWrite | 
   const write = evaluateFresh(run, origin, result);
   // A result that names itself warns (once per rule): evaluate it again next time.
   if (write && !result.named) {
-    memo!.keepRendered(ruleKey, origin!.name, reads.signature, fingerprint, write);
+    memo!.keepRendered(run.rendered, origin!.name, reads.signature, values, write);
   }
   return write;
 }

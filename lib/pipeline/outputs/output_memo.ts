@@ -24,6 +24,7 @@
  */
 import type { JsonValue, Properties } from "../../graph/graph.ts";
 import { type JsonRead, ReadLog, readsHold } from "../../jsonnet/mod.ts";
+import { sameValues, SortedMemo } from "../rules/read_collector.ts";
 
 interface Entry {
   source: string;
@@ -39,9 +40,12 @@ export interface RenderedOutput {
   properties: Properties;
 }
 
-interface RenderedEntry extends RenderedOutput {
+/** A kept Tera output with what it was rendered from. */
+export interface RenderedEntry extends RenderedOutput {
+  /** The rule's texts. */
   signature: string;
-  fingerprint: string;
+  /** The values of the origin fields the rule reads. */
+  values: readonly (JsonValue | undefined)[];
 }
 
 /**
@@ -72,8 +76,8 @@ export class OutputMemo {
   hits = 0;
   /** Evaluations run in the current build. */
   misses = 0;
-  #previousRendered = new Map<string, RenderedEntry>();
-  #currentRendered = new Map<string, RenderedEntry>();
+  #previousRendered = new Map<string, SortedMemo<RenderedEntry>>();
+  #currentRendered = new Map<string, SortedMemo<RenderedEntry>>();
   /** Tera outputs answered from the memo in the current build. */
   renderedHits = 0;
   /** Tera outputs rendered (and kept) in the current build. */
@@ -107,39 +111,49 @@ export class OutputMemo {
   }
 
   /**
-   * The Tera output that rule `rule` (its texts as `signature`) rendered for the origin named
-   * `origin` in the previous build, when the origin fields it reads had the same values then
-   * (`fingerprint`); a copy, which the caller may change. On a miss, render and pass the result
-   * to {@link keepRendered}.
+   * The kept Tera outputs of rule `rule` (a key unique among the build's rules) for this build:
+   * pass it to {@link OutputMemo.rendered} and {@link OutputMemo.keepRendered}, origin by origin
+   * in ascending name order.
+   */
+  renderedOf(rule: string): SortedMemo<RenderedEntry> {
+    const current = new SortedMemo(this.#previousRendered.get(rule));
+    this.#currentRendered.set(rule, current);
+    return current;
+  }
+
+  /**
+   * The Tera output `rule` (its texts as `signature`) rendered for the origin named `origin` in
+   * the previous build, when the origin fields it reads had the same values then (`values`); a
+   * shallow copy (built graphs share JSON values, they never change them in place). On a miss,
+   * render and pass the result to {@link OutputMemo.keepRendered}.
    */
   rendered(
-    rule: string,
+    rule: SortedMemo<RenderedEntry>,
     origin: string,
     signature: string,
-    fingerprint: string,
+    values: readonly (JsonValue | undefined)[],
   ): RenderedOutput | undefined {
-    const key = `${rule}\u0000${origin}`;
-    const known = this.#previousRendered.get(key);
-    if (known === undefined || known.signature !== signature || known.fingerprint !== fingerprint) {
+    const known = rule.previous(origin);
+    if (known === undefined || known.signature !== signature || !sameValues(known.values, values)) {
       return undefined;
     }
-    this.#currentRendered.set(key, known);
+    rule.keep(origin, known);
     this.renderedHits++;
     return { name: known.name, properties: { ...known.properties } };
   }
 
-  /** Keeps what `rule` rendered for `origin` in this build (see {@link rendered}). */
+  /** Keeps what a rule rendered for `origin` in this build (see {@link OutputMemo.rendered}). */
   keepRendered(
-    rule: string,
+    rule: SortedMemo<RenderedEntry>,
     origin: string,
     signature: string,
-    fingerprint: string,
+    values: readonly (JsonValue | undefined)[],
     output: RenderedOutput,
   ): void {
     this.renderedMisses++;
-    this.#currentRendered.set(`${rule}\u0000${origin}`, {
+    rule.keep(origin, {
       signature,
-      fingerprint,
+      values,
       name: output.name,
       properties: { ...output.properties },
     });

@@ -131,26 +131,115 @@ export function someString(value: unknown, test: (s: string) => boolean): boolea
 }
 
 /**
- * The values of `fields` of `origin` as one comparable string, or `undefined` when one of them
- * is a relation field of the origin (its value would be related resources, not a property).
+ * The values of `fields` of `origin` (references to them, no copies), or `undefined` when one of
+ * them is a relation field of the origin (its value would be related resources, not a property).
  * `relationNames` holds every name a relation field can have in `graph` (relation types and
- * resource types); fields outside it need no look at the origin's relations.
+ * resource types); fields outside it need no look at the origin's relations. Compare two with
+ * {@link sameValues}.
  */
-export function originFingerprint(
+export function originValues(
   graph: Graph,
   origin: Resource,
   fields: readonly string[],
   relationNames: ReadonlySet<string>,
-): string | undefined {
+): (JsonValue | undefined)[] | undefined {
   const props = origin.properties;
   let keys: Set<string> | undefined;
-  let out = "";
-  for (const field of fields) {
+  const out: (JsonValue | undefined)[] = new Array(fields.length);
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i];
     if (relationNames.has(field)) {
       keys ??= relationKeys(graph, origin, props);
       if (keys.has(field)) return undefined;
     }
-    out += (JSON.stringify(props[field]) ?? "~") + "\u0000";
+    out[i] = props[field];
   }
   return out;
+}
+
+/**
+ * True when two lists of JSON values (and `undefined`s) are equal, item by item.
+ *
+ * @example
+ * ```ts
+ * import { sameValues } from "./read_collector.ts";
+ * console.log(sameValues(["a", { b: [1] }, undefined], ["a", { b: [1] }, undefined])); // true
+ * console.log(sameValues(["a"], ["b"])); // false
+ * ```
+ */
+export function sameValues(
+  a: readonly (JsonValue | undefined)[],
+  b: readonly (JsonValue | undefined)[],
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
+}
+
+/**
+ * Values by name kept from one build to the next, for callers that visit names in ascending
+ * order (`resourcesOfSorted`): the previous build's entries are walked alongside, so a look-up
+ * costs a string comparison, not a hash of the name, and the names the caller skipped are known.
+ *
+ * @example
+ * ```ts
+ * import { SortedMemo } from "./read_collector.ts";
+ * const first = new SortedMemo<number>(undefined);
+ * first.keep("a", 1);
+ * first.keep("b", 2);
+ * first.keep("c", 3);
+ * const next = new SortedMemo(first);
+ * const gone: number[] = [];
+ * console.log(next.previous("b", (v) => gone.push(v)), gone); // 2 [1]
+ * ```
+ */
+export class SortedMemo<T> {
+  /** Names kept in this build, ascending. */
+  readonly names: string[] = [];
+  /** Their values. */
+  readonly values: T[] = [];
+  #previous: SortedMemo<T> | undefined;
+  #at = 0;
+
+  /** Starts a build's memo over the previous build's (`undefined`: none). */
+  constructor(previous: SortedMemo<T> | undefined) {
+    this.#previous = previous;
+  }
+
+  /**
+   * The previous build's value for `name`; `skipped` gets the values of the names before it
+   * that were not asked for.
+   */
+  previous(name: string, skipped?: (value: T) => void): T | undefined {
+    const p = this.#previous;
+    if (p === undefined) return undefined;
+    const names = p.names;
+    while (this.#at < names.length) {
+      const n = names[this.#at];
+      if (n === name) return p.values[this.#at++];
+      if (n > name) return undefined;
+      const v = p.values[this.#at++];
+      skipped?.(v);
+    }
+    return undefined;
+  }
+
+  /** Passes the values of the previous build's names not reached yet to `skipped`. */
+  rest(skipped: (value: T) => void): void {
+    const p = this.#previous;
+    if (p === undefined) return;
+    while (this.#at < p.names.length) skipped(p.values[this.#at++]);
+  }
+
+  /** Keeps `value` for `name` (after every name kept before it). */
+  keep(name: string, value: T): void {
+    this.names.push(name);
+    this.values.push(value);
+  }
 }
