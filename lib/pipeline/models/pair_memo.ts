@@ -38,7 +38,7 @@ import {
   UNTRACKED_ACROSS_BUILDS,
 } from "../rules/read_collector.ts";
 import type { ModelRule } from "./compile.ts";
-import { ANY_FIELD, MEMBERS } from "./reads.ts";
+import { ANY_FIELD, linkReads, MEMBERS } from "./reads.ts";
 import { eachWriteCall, writeCallFields, type WriteCalls } from "./writer.ts";
 
 /** Pseudo type under which the reads of the origin itself are collected. */
@@ -99,22 +99,9 @@ export function pairReads(
       if (cf?.property !== undefined) c.path(ORIGIN, cf.property);
       break;
     }
-    case "link_resources": {
-      const withRoots = { ...roots, target_resource: rule.with };
-      c.add(rule.with, MEMBERS);
-      c.condition(rule.matchOn, ORIGIN, roots);
-      c.condition(rule.matchWith, rule.with, withRoots);
-      if (rule.join) {
-        c.add(ORIGIN, rule.join.local);
-        c.add(rule.with, rule.join.remote);
-      }
-      for (const spec of rule.copyProperties) {
-        if (spec.template !== undefined) c.template(spec.template, withRoots);
-        if (spec.from !== "") c.path(rule.with, spec.from);
-      }
-      if (rule.createRelation?.properties) c.deep(rule.createRelation.properties, withRoots);
+    case "link_resources":
+      linkReads(c, rule, ORIGIN);
       break;
-    }
     case "copy_property": {
       if (rule.from !== undefined) return undefined;
       relations = true;

@@ -16,7 +16,7 @@
  * @module
  */
 import type { CompiledHeader } from "../rules/header.ts";
-import type { ModelRule } from "./compile.ts";
+import type { LinkRule, ModelRule } from "./compile.ts";
 import { ReadCollector } from "../rules/read_collector.ts";
 
 /** Pseudo field: the set of resources of a type. */
@@ -76,22 +76,9 @@ export function blockReads(
       }
       break;
     }
-    case "link_resources": {
-      const withRoots = { ...roots, target_resource: rule.with };
-      c.add(rule.with, MEMBERS);
-      c.condition(rule.matchOn, originType, roots);
-      c.condition(rule.matchWith, rule.with, withRoots);
-      if (rule.join) {
-        c.add(originType, rule.join.local);
-        c.add(rule.with, rule.join.remote);
-      }
-      for (const spec of rule.copyProperties) {
-        if (spec.template !== undefined) c.template(spec.template, withRoots);
-        if (spec.from !== "") c.path(rule.with, spec.from);
-      }
-      if (rule.createRelation?.properties) c.deep(rule.createRelation.properties, withRoots);
+    case "link_resources":
+      linkReads(c, rule, originType);
       break;
-    }
     case "copy_property": {
       if (rule.from !== undefined) {
         c.all = true; // legacy pull paths follow relations
@@ -107,4 +94,25 @@ export function blockReads(
       break;
   }
   return { reads: c.all ? "all" : c.fields, impure: c.impure };
+}
+
+/**
+ * Notes what a `link_resources` block reads into `c`, the origin's reads under `origin` (its
+ * type, or a pseudo type for reads of the origin itself, `pair_memo.ts`).
+ */
+export function linkReads(c: ReadCollector, rule: LinkRule, origin: string | undefined): void {
+  const roots = { origin_resource: origin };
+  const withRoots = { ...roots, target_resource: rule.with };
+  c.add(rule.with, MEMBERS);
+  c.condition(rule.matchOn, origin, roots);
+  c.condition(rule.matchWith, rule.with, withRoots);
+  if (rule.join) {
+    c.add(origin, rule.join.local);
+    c.add(rule.with, rule.join.remote);
+  }
+  for (const spec of rule.copyProperties) {
+    if (spec.template !== undefined) c.template(spec.template, withRoots);
+    if (spec.from !== "") c.path(rule.with, spec.from);
+  }
+  if (rule.createRelation?.properties) c.deep(rule.createRelation.properties, withRoots);
 }
