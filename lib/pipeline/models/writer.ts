@@ -36,6 +36,8 @@ export type WriteCalls = readonly (string | number | boolean | JsonValue)[];
 const CALL_RESOURCE = 0;
 const CALL_SET = 1;
 const CALL_RELATION = 2;
+/** Length of each call, by its first item. */
+const CALL_SIZE = [4, 5, 8];
 
 /**
  * Calls `field(type, field)` for every (type, field) that `calls` may change: resource
@@ -64,17 +66,29 @@ export function writeCallFields(
       i += 5;
     } else {
       const source = calls[i + 1] as string;
-      const type = calls[i + 3] as string;
-      const target = calls[i + 4] as string;
-      field(source, RELATIONS);
-      field(source, type);
-      field(source, target);
+      relationFields(source, calls[i + 3] as string, calls[i + 4] as string, field);
       field(source, RELATION_PROPERTIES);
-      field(target, RELATIONS);
-      field(target, source);
       i += 8;
     }
   }
+}
+
+/**
+ * The (type, field) pairs a relation source -[type]-> target changes: both ends'
+ * {@link RELATIONS} and the relation field keys it gives them (the relation type and the target
+ * type on the source, the source type on the target).
+ */
+function relationFields(
+  sourceType: string,
+  type: string,
+  targetType: string,
+  field: (type: string, field: string) => void,
+): void {
+  field(sourceType, RELATIONS);
+  field(sourceType, type);
+  field(sourceType, targetType);
+  field(targetType, RELATIONS);
+  field(targetType, sourceType);
 }
 
 /**
@@ -89,7 +103,7 @@ export function writeCallFields(
 export function eachWriteCall(calls: WriteCalls): WriteCalls[] {
   const out: WriteCalls[] = [];
   for (let i = 0; i < calls.length;) {
-    const size = calls[i] === CALL_RESOURCE ? 4 : calls[i] === CALL_SET ? 5 : 8;
+    const size = CALL_SIZE[calls[i] as number];
     out.push(calls.slice(i, i + size));
     i += size;
   }
@@ -369,6 +383,9 @@ export class GraphWriter {
     return false;
   }
 
+  /** {@link GraphWriter.#wrote} as a function value, made once (relations are many). */
+  readonly #wroteField = (type: string, field: string) => this.#wrote(type, field);
+
   #wrote(type: string, field: string): void {
     const seq = ++this.#seq;
     let fields = this.#lastWrite.get(type);
@@ -381,11 +398,7 @@ export class GraphWriter {
   }
 
   #wroteRelation(source: Resource, type: string, target: Resource): void {
-    this.#wrote(source.type, RELATIONS);
-    this.#wrote(source.type, type);
-    this.#wrote(source.type, target.type);
-    this.#wrote(target.type, RELATIONS);
-    this.#wrote(target.type, source.type);
+    relationFields(source.type, type, target.type, this.#wroteField);
     if (this.#relationKeys) addRelationKeys(this.#relationKeys, source.type, type, target.type);
   }
 
