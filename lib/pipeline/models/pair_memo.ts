@@ -32,6 +32,7 @@ import type { CompiledHeader } from "../rules/header.ts";
 import {
   originValues,
   ReadCollector,
+  relationFieldNames,
   sameValues,
   someString,
   SortedMemo,
@@ -81,10 +82,7 @@ export function pairReads(
   }
   const c = new ReadCollector();
   const roots = { origin_resource: ORIGIN };
-  for (const h of header) {
-    if (h.form.kind === "template" || h.form.kind === "block") c.template(h.form.source, roots);
-    else if (h.form.kind === "json") c.template(h.form.ref, roots);
-  }
+  c.header(header, roots);
   let relations = false;
   switch (rule.kind) {
     case "create_resource": {
@@ -187,7 +185,7 @@ export class ModelPairMemo {
   block(key: string, reads: PairReads | undefined, graph: Graph): BlockPairs {
     const current = new SortedMemo(this.#previous.get(key));
     this.#current.set(key, current);
-    const relationNames = new Set([...graph.relationLabels(), ...graph.types()]);
+    const relationNames = relationFieldNames(graph);
     let replay = reads !== undefined && this.#dirty !== undefined;
     for (const fields of reads?.global.values() ?? []) {
       for (const f of fields) if (f !== MEMBERS && relationNames.has(f)) replay = false;

@@ -52,10 +52,7 @@ export function blockReads(
   const c = new ReadCollector();
   const roots: Record<string, string | undefined> = { origin_resource: originType };
   if (originType !== undefined) c.add(originType, MEMBERS);
-  for (const h of header) {
-    if (h.form.kind === "template" || h.form.kind === "block") c.template(h.form.source, roots);
-    else if (h.form.kind === "json") c.template(h.form.ref, roots);
-  }
+  c.header(header, roots);
   switch (rule.kind) {
     case "create_resource": {
       c.condition(rule.matchOn, originType, roots);

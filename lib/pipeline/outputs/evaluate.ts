@@ -13,7 +13,7 @@ import { VIEW_JSON_DEPTH } from "../rules/view.ts";
 import { fileLineOf, type OutputRule } from "./compile.ts";
 import { evaluateOutputJsonnet, layerImportResolver, type PlainResourceCache } from "./jsonnet.ts";
 import { templateOutputReads, type TemplateReads } from "./template_reads.ts";
-import { originValues, type SortedMemo } from "../rules/read_collector.ts";
+import { originValues, relationFieldNames, type SortedMemo } from "../rules/read_collector.ts";
 import type { RenderedEntry } from "./output_memo.ts";
 import { CONTENT_PROPERTY, jsonnetResult, type OutputResult, templateResult } from "./result.ts";
 import { runSteps, type Steps } from "../slicing.ts";
@@ -102,7 +102,7 @@ export class RuleRun {
   /** Every name a relation field can have in this build's graph (relation and resource types). */
   get relationNames(): ReadonlySet<string> {
     const graph = this.env.ctx.graph;
-    return (this.#relationNames ??= new Set([...graph.relationLabels(), ...graph.types()]));
+    return (this.#relationNames ??= relationFieldNames(graph));
   }
 
   /** This rule's kept Tera outputs of this build (`output_memo.ts`). */

@@ -56,10 +56,7 @@ export function templateOutputReads(
   const signature = JSON.stringify(texts);
   const c = new ReadCollector();
   const roots = { origin_resource: originType };
-  for (const h of header) {
-    if (h.form.kind === "template" || h.form.kind === "block") c.template(h.form.source, roots);
-    else if (h.form.kind === "json") c.template(h.form.ref, roots);
-  }
+  c.header(header, roots);
   c.condition(rule.matchOn, originType, roots);
   for (const s of [rule.name, rule.filename, rule.body.source]) {
     if (s !== undefined) c.template(s, roots);

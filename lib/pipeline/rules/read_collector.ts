@@ -8,6 +8,7 @@
 import type { Graph, JsonValue, Resource } from "../../graph/graph.ts";
 import { relationKeys } from "./view.ts";
 import type { Condition } from "./conditions.ts";
+import type { CompiledHeader } from "./header.ts";
 
 const IMPURE = /\b(?:counter|get_random)\s*\(/;
 
@@ -83,6 +84,18 @@ export class ReadCollector {
     else this.add(type, path);
   }
 
+  /** Scans a chunk's header entries (dynamic ones are rendered for every origin). */
+  header(
+    header: readonly CompiledHeader[],
+    roots: Readonly<Record<string, string | undefined>>,
+  ): void {
+    for (const h of header) {
+      if (h.form.kind === "template" || h.form.kind === "block") {
+        this.template(h.form.source, roots);
+      } else if (h.form.kind === "json") this.template(h.form.ref, roots);
+    }
+  }
+
   /** Notes the reads of a condition whose subject has type `subject`. */
   condition(
     cond: Condition | undefined,
@@ -128,6 +141,14 @@ export function someString(value: unknown, test: (s: string) => boolean): boolea
     return Object.values(value).some((v) => someString(v, test));
   }
   return false;
+}
+
+/**
+ * Every name a relation field can have in `graph`: relation types and resource types (the second
+ * argument of {@link originValues}).
+ */
+export function relationFieldNames(graph: Graph): Set<string> {
+  return new Set([...graph.relationLabels(), ...graph.types()]);
 }
 
 /**
