@@ -15,8 +15,20 @@ function withFile(sources: SourceSet, path: string, text: string): SourceSet {
   return { modules: sources.modules, data };
 }
 
-/** Moves on before every step (see the first test's clock). */
+/** Moves on before every step (see {@link STEPPING}). */
 let clockSecond = 0;
+
+/**
+ * Build options whose clock moves on between steps (both builds of a step see the same time):
+ * a `now()` stamp differs in every build.
+ */
+const STEPPING: BuildOptions = {
+  ...OPTIONS,
+  createTemplates: (params) => {
+    const at = new Date(Date.UTC(2026, 0, 1, 0, 0, clockSecond));
+    return createTemplateRenderer(params, { clock: () => at, seed: 7 });
+  },
+};
 
 /**
  * Builds incrementally and from scratch, asserts they agree, returns the memo's log line
@@ -75,15 +87,6 @@ jsonnet = '''{ text: std.manifestJsonEx(std.extVar("origin_resource"), " ") }'''
 };
 
 Deno.test("OU8 Jsonnet bodies whose reads are unchanged are not evaluated again; builds equal full builds", () => {
-  // The clock moves on between steps (both builds of a step see the same time): the stamp
-  // differs in every build.
-  const options: BuildOptions = {
-    ...OPTIONS,
-    createTemplates: (params) => {
-      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, clockSecond));
-      return createTemplateRenderer(params, { clock: () => at, seed: 7 });
-    },
-  };
   const builder = new IncrementalBuilder();
   let sources = memorySources(FILES);
   const steps: [path: keyof typeof FILES | undefined, from: string, to: string, line: string][] = [
@@ -97,7 +100,7 @@ Deno.test("OU8 Jsonnet bodies whose reads are unchanged are not evaluated again;
   ];
   for (const [path, from, to, line] of steps) {
     if (path) sources = withFile(sources, path, sources.data.files.get(path)!.replace(from, to));
-    assertEquals(step(builder, sources, options), `outputs: ${line} from the last build`);
+    assertEquals(step(builder, sources, STEPPING), `outputs: ${line} from the last build`);
   }
 });
 
@@ -158,13 +161,6 @@ template = "{{ origin_resource | json_encode }}"
 };
 
 Deno.test("OU7 Tera outputs whose origin fields are unchanged are not rendered again; builds equal full builds", () => {
-  const options: BuildOptions = {
-    ...OPTIONS,
-    createTemplates: (params) => {
-      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, clockSecond));
-      return createTemplateRenderer(params, { clock: () => at, seed: 7 });
-    },
-  };
   const builder = new IncrementalBuilder();
   let sources = memorySources(HOST_FILES);
   const steps: [
@@ -192,7 +188,7 @@ Deno.test("OU7 Tera outputs whose origin fields are unchanged are not rendered a
   for (const [path, from, to, line] of steps) {
     if (path) sources = withFile(sources, path, sources.data.files.get(path)!.replaceAll(from, to));
     assertEquals(
-      step(builder, sources, options, "template"),
+      step(builder, sources, STEPPING, "template"),
       `outputs: ${line} from the last build`,
     );
   }
