@@ -13,20 +13,9 @@ import type { IssueCollector } from "./issues.ts";
 import type { SourceFile, SourceSet } from "../workspace/sources.ts";
 import type { ModuleManifest } from "../workspace/manifest.ts";
 import type { Provenance } from "./provenance.ts";
+import type { TemplateRenderer } from "./template_renderer.ts";
 
-/** Renders Tera templates with the engine's filters and functions registered. */
-export interface TemplateRenderer {
-  /**
-   * Renders `source` with `context`. `name` identifies the template in error messages, e.g.
-   * `models/net.toml: create_resource[0].name`. Throws `TemplateError` on failure.
-   */
-  render(source: string, context: Record<string, unknown>, name: string): string;
-  /**
-   * Restarts `counter()` sequences. The model phase calls it before every pass so repeated
-   * passes render the same values and can converge.
-   */
-  resetCounters?(): void;
-}
+export type { TemplateRenderer } from "./template_renderer.ts";
 
 /** A downloadable or graph-only artifact produced by an output rule. */
 export interface Artifact {

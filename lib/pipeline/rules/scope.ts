@@ -5,7 +5,7 @@
  * @module
  */
 import type { JsonValue } from "../../graph/graph.ts";
-import type { TemplateRenderer } from "../context.ts";
+import type { TemplateRenderer } from "../template_renderer.ts";
 import { RuleError, templateFailureOf } from "./errors.ts";
 
 /** True when `text` contains Tera syntax (`{{`, `{%` or `{#`); other strings are verbatim (T2). */
