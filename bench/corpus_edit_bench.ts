@@ -2,7 +2,8 @@
  * Issue 25's corpus row: every single-cell edit of the first row of every asset CSV of the
  * corpus data directories (`tests/pipeline/_cell_edits.ts`), built incrementally from the
  * unedited build; per module, how many edits built incrementally (any mode but `full`) and the
- * median time against a full build of the same sources in the same run. The corpus test
+ * median time against a full build of the same sources in the same run, and, over the `rules`
+ * builds, how many model (rule, origin) pairs were evaluated of all. The corpus test
  * `incremental_corpus_cells_test.ts` checks that every such build equals a full one.
  *
  * Usage: deno run -A bench/corpus_edit_bench.ts [module…] (default: every project-layout
@@ -37,6 +38,9 @@ for (const { name } of corpusEntries().filter((e) => e.layout === "project")) {
   const modes = new Map<string, number>();
   const inc: number[] = [];
   const full: number[] = [];
+  // Model (rule, origin) pairs evaluated and in all, over the module's `rules` builds.
+  let evaluated = 0;
+  let pairs = 0;
   for (const edit of firstRowEdits(base)) {
     let t = performance.now();
     const build = builder.build(edit.sources, OPTIONS);
@@ -45,6 +49,11 @@ for (const { name } of corpusEntries().filter((e) => e.layout === "project")) {
     buildGraph(edit.sources, OPTIONS);
     full.push(performance.now() - t);
     modes.set(build.mode, (modes.get(build.mode) ?? 0) + 1);
+    const counted = /: (\d+) of (\d+) model \(rule, origin\) pair/.exec(build.reason);
+    if (counted) {
+      evaluated += Number(counted[1]);
+      pairs += Number(counted[2]);
+    }
     if (build.mode === "full") {
       const why = build.reason.replace(/^.*?: /, "").replace(/'[^']*'/g, "'…'").slice(0, 90);
       whyFull.set(why, (whyFull.get(why) ?? 0) + 1);
@@ -57,14 +66,16 @@ for (const { name } of corpusEntries().filter((e) => e.layout === "project")) {
   incremental += notFull;
   rows.push(
     `| ${name} | ${n} | ${notFull} (${[...modes].map(([m, c]) => `${m} ${c}`).join(", ")}) | ${
-      median(inc).toFixed(1)
-    } | ${median(full).toFixed(1)} | ${
+      pairs === 0 ? "–" : `${evaluated} of ${pairs} (${(100 * evaluated / pairs).toFixed(0)} %)`
+    } | ${median(inc).toFixed(1)} | ${median(full).toFixed(1)} | ${
       (median(inc) / Math.max(median(full), 0.001)).toFixed(2)
     }× |`,
   );
 }
-console.log("| module | edits | incremental (modes) | median ms | full build ms | ÷ full |");
-console.log("| --- | --- | --- | --- | --- | --- |");
+console.log(
+  "| module | edits | incremental (modes) | model pairs evaluated | median ms | full build ms | ÷ full |",
+);
+console.log("| --- | --- | --- | --- | --- | --- | --- |");
 for (const r of rows) console.log(r);
 console.log(
   `\n${incremental} of ${edits} edits incremental (${

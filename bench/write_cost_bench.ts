@@ -10,11 +10,13 @@
  *   (a model creating an `envgroup/<env>` relation and a `profile` per host from `env`/`tier`, a
  *   `copy_property` onto the profile, one text output per host).
  *
+ * - `addrule`: `POST /api/mutations/host` adds one host to the `env` row's rule workspace (its
+ *   profile must be visible);
  * - `dns`: the corpus module public_dns (when ../shared is beside the checkout): one record's
  *   address changes in its CSV and a rebuild names the file; the zone file must show it.
  *
  * Usage: deno run -A bench/write_cost_bench.ts [size] [--samples=N] [--warmup=N]
- * [--only=add|env|dns] (defaults: 100000, 20 samples, no warm-up: the samples are the first
+ * [--only=add|env|addrule|dns] (defaults: 100000, 20 samples, no warm-up: the samples are the first
  * writes after the cold build; `--warmup=N` makes N writes before them, for the steady state).
  * Prints a markdown table and the mode of the last build.
  *
@@ -209,6 +211,31 @@ if (ONLY === undefined || ONLY === "env") {
           generation,
         );
         if (data.host[0]?.env !== env) throw new Error(`${name}.env=${env} not visible`);
+      },
+    ),
+  );
+}
+if (ONLY === undefined || ONLY === "addrule") {
+  const hosts = Math.round(SIZE / 3);
+  rows.push(
+    await measure(
+      `add one host (POST) in the rule workspace, ${hosts} hosts (≈${SIZE} resources)`,
+      ruleWorkspace(hosts),
+      async (app, i) => {
+        const name = `new-host-${i + 1}`;
+        const env = `e${(i + 1) % 7}`;
+        const generation = await write(app, "POST", "/api/mutations/host", {
+          name,
+          env,
+          tier: "tier-1",
+          port: "9000",
+        });
+        const data = await read(
+          app,
+          `{ profile(filter: { name: { eq: "profile-${name}" } }) { env_copy } }`,
+          generation,
+        );
+        if (data.profile[0]?.env_copy !== env) throw new Error(`profile-${name} not visible`);
       },
     ),
   );

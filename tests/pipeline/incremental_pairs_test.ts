@@ -103,6 +103,14 @@ Deno.test("issue 25 a field rules read: only the changed host's pairs are evalua
   const zone = step(builder, files(envs, tiers, zones));
   assertEquals(zone.mode, "rules");
   ok(/: 18 of 52 /.test(zone.reason), zone.reason);
+  // A key: every field of host counts as changed. The renamed host's four pairs are new, the
+  // other hosts' pairs read only their own fields and relations (unchanged) or envgroup (not
+  // dirty): replayed; every envgroup pair reads which profiles exist, and one is gone.
+  const renamed = files(envs, tiers, zones);
+  renamed["assets/host.csv"] = renamed["assets/host.csv"].replace("\nh5,", "\nh5b,");
+  const key = step(builder, renamed);
+  assertEquals(key.mode, "rules");
+  ok(/more than properties changed\): 8 of 52 /.test(key.reason), key.reason);
 });
 
 Deno.test("issue 25 random edits of fields rules read: every rules build equals a full build", () => {
@@ -129,4 +137,89 @@ Deno.test("issue 25 random edits of fields rules read: every rules build equals 
     }),
     { numRuns: 60 },
   );
+});
+
+// Rows as (name, env, tier, envgroup relation cell); a typed `tier` column (module.toml) so that
+// an edit can make a row invalid (its value reported, the row loaded without it).
+interface HostRow {
+  name: string;
+  env: string;
+  tier: string;
+  group: string;
+}
+
+const TYPED = `[assets."host.csv".columns]
+tier = "integer"
+`;
+
+function structuralFiles(hosts: HostRow[], groups: string[], zones: string[]) {
+  return {
+    ...RULES,
+    "module.toml": TYPED,
+    "assets/host.csv": "name,env,tier,envgroup\n" +
+      hosts.map((h) => `${h.name},${h.env},${h.tier},${h.group}\n`).join(""),
+    "assets/envgroup.csv": "name,zone\n" + groups.map((g, i) => `${g},${zones[i]}\n`).join(""),
+  };
+}
+
+Deno.test("issue 25 keys, rows and relation cells edited in a rule workspace: rules builds equal to full builds", () => {
+  const hostRow = fc.record({
+    name: fc.constantFrom("h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7", "hx", "hy"),
+    env: fc.constantFrom(...ENVS, "e9"),
+    tier: fc.constantFrom("1", "2", "x"),
+    group: fc.constantFrom(...ENVS, "e9", ""),
+  });
+  const edit = fc.oneof(
+    fc.record({ kind: fc.constant("set" as const), at: fc.nat(20), row: hostRow }),
+    fc.record({ kind: fc.constant("add" as const), at: fc.nat(20), row: hostRow }),
+    fc.record({ kind: fc.constant("remove" as const), at: fc.nat(20) }),
+    fc.record({ kind: fc.constant("swap" as const), at: fc.nat(20), to: fc.nat(20) }),
+    fc.record({
+      kind: fc.constant("group" as const),
+      at: fc.nat(3),
+      name: fc.constantFrom(...ENVS, "e7"),
+      zone: fc.constantFrom("z1", "z2"),
+    }),
+  );
+  const modes = new Map<string, number>();
+  fc.assert(
+    fc.property(fc.array(edit, { minLength: 1, maxLength: 6 }), (edits) => {
+      const hosts: HostRow[] = Array.from({ length: 6 }, (_, i) => ({
+        name: `h${i}`,
+        env: ENVS[i % 4],
+        tier: "1",
+        group: ENVS[(i + 1) % 4],
+      }));
+      const groups = [...ENVS];
+      const zones = ["z1", "z2", "z1", "z2"];
+      const builder = new IncrementalBuilder();
+      step(builder, structuralFiles(hosts, groups, zones));
+      for (const e of edits) {
+        const at = hosts.length === 0 ? 0 : e.at % hosts.length;
+        if (e.kind === "set" && hosts.length > 0) hosts[at] = e.row;
+        if (e.kind === "add") hosts.splice(e.at % (hosts.length + 1), 0, e.row);
+        if (e.kind === "remove" && hosts.length > 1) hosts.splice(at, 1);
+        if (e.kind === "swap" && hosts.length > 0) {
+          const to = e.to % hosts.length;
+          [hosts[at], hosts[to]] = [hosts[to], hosts[at]];
+        }
+        if (e.kind === "group") {
+          groups[e.at] = e.name;
+          zones[e.at] = e.zone;
+        }
+        const inc = step(builder, structuralFiles(hosts, groups, zones));
+        modes.set(inc.mode, (modes.get(inc.mode) ?? 0) + 1);
+        // Only a failed last build (a duplicate key) is no base for a rules build, and a build
+        // of unchanged sources (a swap of a row with itself) runs the rules again in full.
+        if (inc.mode === "full") {
+          ok(
+            /^(no previous build \(or it failed\)|rule files present)$/.test(inc.reason),
+            inc.reason,
+          );
+        }
+      }
+    }),
+    { numRuns: 80 },
+  );
+  ok((modes.get("rules") ?? 0) > (modes.get("full") ?? 0), JSON.stringify([...modes]));
 });

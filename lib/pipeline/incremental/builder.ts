@@ -19,6 +19,11 @@
  * - `assets`: only asset CSVs differ, in a workspace without rule files → the asset phase is
  *   replayed from the previous graph with only the changed rows converted afresh
  *   ({@link replayAssetSteps}), and auto-linking runs (or is replayed) over the new graph;
+ * - `rules`: only asset CSVs differ, in a workspace with rule files, and rules read the changed
+ *   fields (or keys, rows or relation cells changed, or the asset replay cannot say which fields
+ *   did): every phase runs, but the model phase evaluates only the (rule, origin) pairs whose
+ *   reads may have changed and replays the recorded writes of the others (`models/pair_memo.ts`),
+ *   and outputs whose inputs did not change are kept (`outputs/output_memo.ts`);
  * - `full`: anything else — a manifest, template, rule or input file changed, a file was added
  *   or removed, options or parameters changed, the previous build failed, the caller does not
  *   know what changed, or a changed file is not of a shape the replay handles.
@@ -45,6 +50,7 @@ import type { KnownRows } from "./text_delta.ts";
 import type { TemplateRenderer } from "../context.ts";
 import { OutputMemo } from "../outputs/output_memo.ts";
 import { ModelPairMemo } from "../models/pair_memo.ts";
+import { ANY_FIELD } from "../models/reads.ts";
 
 /** How a build was made: see the module documentation. */
 export type BuildMode = "full" | "reuse" | "assets" | "properties" | "rows" | "rules";
@@ -199,6 +205,11 @@ export class IncrementalBuilder {
       plan.rules !== undefined,
     );
     if (!replay.ok) {
+      if (plan.rules !== undefined) {
+        // Which fields differ is not known (the asset phase runs in full and says): only pairs
+        // that read nothing but their origin can be replayed.
+        return yield* this.#rulesBuild(sources, options, plan.changed, "everything", replay.reason);
+      }
       return { result: yield* buildSteps(sources, options), mode: "full", reason: replay.reason };
     }
     for (const block of replay.blocks.values()) {
@@ -214,26 +225,21 @@ export class IncrementalBuilder {
       const why = changes
         ? this.#ruleReach(sources, prev, changes.fields)
         : "more than properties changed";
-      if (why !== undefined && changes) {
-        // Rules read the changed fields: a build that evaluates again only the (rule, origin)
-        // pairs whose reads changed, replaying the others (models/pair_memo.ts).
-        this.#pairs.allowReplay(changes.fields);
-        const result = yield* buildSteps(sources, options);
-        const { replayed, evaluated } = this.#pairs;
-        return {
-          result,
-          mode: "rules",
-          reason: `${plan.changed.join(", ")} changed (rules read the fields): ${evaluated} of ${
-            replayed + evaluated
-          } model (rule, origin) pair(s) evaluated, the others replayed`,
-        };
-      }
       if (why !== undefined) {
-        return {
-          result: yield* buildSteps(sources, options),
-          mode: "full",
-          reason: `rule files present (${plan.rules}): ${why}`,
-        };
+        // Rules read the changed fields: a build that evaluates again only the (rule, origin)
+        // pairs whose reads changed, replaying the others (models/pair_memo.ts). When keys or
+        // relation cells changed, every field of the changed files' types counts as changed
+        // (which resources exist is compared as the model phase begins).
+        const dirty = changes?.fields ?? new Map(
+          [...replay.blocks.values()].map((b) => [b.type, new Set([ANY_FIELD])]),
+        );
+        return yield* this.#rulesBuild(
+          sources,
+          options,
+          plan.changed,
+          dirty,
+          changes ? "rules read the fields" : "more than properties changed",
+        );
       }
     }
     const changed = plan.changed.join(", ");
@@ -271,6 +277,30 @@ export class IncrementalBuilder {
       mode: "assets",
       reason: `${changed} changed: ${replay.freshRows} row(s) converted, ` +
         (links ? "links replayed" : "links rebuilt"),
+    };
+  }
+
+  /**
+   * A build that runs every phase, evaluating again only the model (rule, origin) pairs whose
+   * reads may have changed and replaying the others (models/pair_memo.ts); `dirty` is what the
+   * asset change may have changed (see `ModelPairMemo.allowReplay`).
+   */
+  *#rulesBuild(
+    sources: SourceSet,
+    options: BuildOptions,
+    changed: readonly string[],
+    dirty: ReadonlyMap<string, ReadonlySet<string>> | "everything",
+    why: string,
+  ): Steps<IncrementalBuild> {
+    this.#pairs.allowReplay(dirty);
+    const result = yield* buildSteps(sources, options);
+    const { replayed, evaluated } = this.#pairs;
+    return {
+      result,
+      mode: "rules",
+      reason: `${changed.join(", ")} changed (${why}): ${evaluated} of ${
+        replayed + evaluated
+      } model (rule, origin) pair(s) evaluated, the others replayed`,
     };
   }
 

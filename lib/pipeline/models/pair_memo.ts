@@ -9,11 +9,11 @@
  *   the fields its join, `match_with` and copies read), the `to` type of `copy_property`'s
  *   `match_on`.
  *
- * The next build, after an asset change that kept every key and relation cell (so that the
- * graph the model phase starts from differs from the last one only in the changed fields),
- * replays a pair's recorded calls instead of evaluating it when its origin fingerprint is the
- * same and none of its (type, field) reads is *dirty*. Dirty are the fields the asset change
- * touched and everything a pair in this build wrote differently from the last build (a pair
+ * The next build, after a change of asset CSVs only, replays a pair's recorded calls instead of
+ * evaluating it when its origin fingerprint is the same and none of its (type, field) reads is
+ * *dirty*. Dirty are the fields the asset change touched (the builder says which: the changed
+ * fields, every field of a type whose keys, rows or relation cells changed, or everything) and
+ * everything a pair in this build wrote differently from the last build (a pair
  * evaluated afresh whose calls differ, a pair that is new, a pair that is gone). The calls are
  * replayed through the same writer in the same order, so resource order, merges, overwrite
  * warnings and provenance are those of a full build; from the second pass on the phase runs as
@@ -143,6 +143,8 @@ export class ModelPairMemo {
   #previous = new Map<string, SortedMemo<PairEntry>>();
   #current = new Map<string, SortedMemo<PairEntry>>();
   #dirty: Map<string, Set<string>> | undefined;
+  /** True when every (type, field) read counts as dirty (see {@link ModelPairMemo.allowReplay}). */
+  #everything = false;
   /** Bumped whenever a field becomes dirty (blocks cache their answer per version). */
   dirtyVersion = 0;
   /** Pairs replayed in the current build. */
@@ -159,16 +161,22 @@ export class ModelPairMemo {
     this.#previous = this.#current;
     this.#current = new Map();
     this.#dirty = undefined;
+    this.#everything = false;
     this.replayed = 0;
     this.evaluated = 0;
   }
 
   /**
    * Lets the current build replay pairs: `dirty` holds the fields (by type) in which the graph its
-   * model phase starts from differs from the last build's.
+   * model phase starts from may differ from the last build's ({@link ANY_FIELD}: any of the
+   * type's fields, and which resources it has); `"everything"` when the caller cannot say (then
+   * only pairs that read nothing but their origin can be replayed).
    */
-  allowReplay(dirty: ReadonlyMap<string, ReadonlySet<string>>): void {
-    this.#dirty = new Map([...dirty].map(([t, f]) => [t, new Set(f)]));
+  allowReplay(dirty: ReadonlyMap<string, ReadonlySet<string>> | "everything"): void {
+    this.#everything = dirty === "everything";
+    this.#dirty = dirty === "everything"
+      ? new Map()
+      : new Map([...dirty].map(([t, f]) => [t, new Set(f)]));
     this.dirtyVersion++;
   }
 
@@ -233,6 +241,7 @@ export class ModelPairMemo {
   isDirty(global: ReadonlyMap<string, ReadonlySet<string>>): boolean {
     const dirty = this.#dirty;
     if (!dirty) return true;
+    if (this.#everything && global.size > 0) return true;
     for (const [type, fields] of global) {
       const d = dirty.get(type);
       if (d === undefined) continue;
