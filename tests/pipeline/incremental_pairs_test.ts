@@ -152,9 +152,38 @@ const TYPED = `[assets."host.csv".columns]
 tier = "integer"
 `;
 
+// Template reads through relations the asset phase makes (host.envgroup cells), both ways: a
+// badge per host naming its group's zone, a roster per group naming its hosts, and a link from
+// each group to its hosts copying what the hosts' relation field names (another type's).
+const RELATION_RULES = {
+  "models/badge.toml": `origin_resource = "host"
+[[create_resource]]
+resource_type = "badge"
+name = "badge-{{ origin_resource.name }}"
+[create_resource.properties]
+grp = "{% for g in origin_resource.envgroup %}{{ g.name }}/{{ g.zone }} {% endfor %}"
+`,
+  "models/roster.toml": `origin_resource = "envgroup"
+[[create_resource]]
+resource_type = "roster"
+name = "roster-{{ origin_resource.name }}"
+[create_resource.properties]
+hosts = "{% for h in origin_resource.host %}{{ h.name }} {% endfor %}"
+
+[[link_resources]]
+with = "host"
+join = { local = "name", remote = "env" }
+create_relation = { type = "SERVES" }
+copy_properties = [
+  { template = "{% for g in target_resource.envgroup %}{{ g.name }}{% endfor %}", as = "served_groups" },
+]
+`,
+};
+
 function structuralFiles(hosts: HostRow[], groups: string[], zones: string[]) {
   return {
     ...RULES,
+    ...RELATION_RULES,
     "module.toml": TYPED,
     "assets/host.csv": "name,env,tier,envgroup\n" +
       hosts.map((h) => `${h.name},${h.env},${h.tier},${h.group}\n`).join(""),

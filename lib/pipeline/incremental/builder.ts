@@ -205,10 +205,12 @@ export class IncrementalBuilder {
       plan.rules !== undefined,
     );
     if (!replay.ok) {
-      if (plan.rules !== undefined) {
-        // Which fields differ is not known (the asset phase runs in full and says): only pairs
-        // that read nothing but their origin can be replayed.
-        return yield* this.#rulesBuild(sources, options, plan.changed, "everything", replay.reason);
+      // Which fields differ is not known (the asset phase runs in full and says): every field
+      // of the changed files' types, when each loaded last time (the manifest is unchanged, so
+      // each loads as the same type).
+      const dirty = plan.rules !== undefined ? changedTypes(prev.result, plan.changed) : undefined;
+      if (dirty) {
+        return yield* this.#rulesBuild(sources, options, plan.changed, dirty, replay.reason);
       }
       return { result: yield* buildSteps(sources, options), mode: "full", reason: replay.reason };
     }
@@ -230,15 +232,15 @@ export class IncrementalBuilder {
         // pairs whose reads changed, replaying the others (models/pair_memo.ts). When keys or
         // relation cells changed, every field of the changed files' types counts as changed
         // (which resources exist is compared as the model phase begins).
-        const dirty = changes?.fields ?? new Map(
-          [...replay.blocks.values()].map((b) => [b.type, new Set([ANY_FIELD])]),
-        );
+        const dirty = changes?.fields ?? changedTypes(prev.result, plan.changed)!;
         return yield* this.#rulesBuild(
           sources,
           options,
           plan.changed,
           dirty,
           changes ? "rules read the fields" : "more than properties changed",
+          // Property changes keep every key and relation cell: the links are the last build's.
+          changes === undefined,
         );
       }
     }
@@ -289,10 +291,11 @@ export class IncrementalBuilder {
     sources: SourceSet,
     options: BuildOptions,
     changed: readonly string[],
-    dirty: ReadonlyMap<string, ReadonlySet<string>> | "everything",
+    dirty: ReadonlyMap<string, ReadonlySet<string>>,
     why: string,
+    relations = true,
   ): Steps<IncrementalBuild> {
-    this.#pairs.allowReplay(dirty);
+    this.#pairs.allowReplay(dirty, relations);
     const result = yield* buildSteps(sources, options);
     const { replayed, evaluated } = this.#pairs;
     return {
@@ -351,6 +354,24 @@ export class IncrementalBuilder {
     if (options.removeOrphanedAssets) return { kind: "full", reason: "orphan removal" };
     return { kind: "assets", changed: diff, rules: ruleFiles(sources) };
   }
+}
+
+/**
+ * {@link ANY_FIELD} for the type of each changed data-directory asset file, as the previous build
+ * loaded it; `undefined` when one of them did not load then.
+ */
+function changedTypes(
+  prev: BuildResult,
+  changed: readonly string[],
+): Map<string, Set<string>> | undefined {
+  const out = new Map<string, Set<string>>();
+  for (const path of changed) {
+    const file = path.slice("assets/".length);
+    const loaded = prev.assets.find((a) => a.file === file);
+    if (loaded === undefined) return undefined;
+    out.set(loaded.type, new Set([ANY_FIELD]));
+  }
+  return out;
 }
 
 /** Options that change results, as one comparable string. */

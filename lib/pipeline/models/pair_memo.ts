@@ -12,18 +12,20 @@
  * The next build, after a change of asset CSVs only, replays a pair's recorded calls instead of
  * evaluating it when its origin fingerprint is the same and none of its (type, field) reads is
  * *dirty*. Dirty are the fields the asset change touched (the builder says which: the changed
- * fields, every field of a type whose keys, rows or relation cells changed, or everything) and
- * everything a pair in this build wrote differently from the last build (a pair
- * evaluated afresh whose calls differ, a pair that is new, a pair that is gone). The calls are
+ * fields, or every field of a type whose keys, rows or relation cells changed) and everything a
+ * pair in this build wrote differently from the last build (a pair evaluated afresh whose calls differ, a pair that is new, a pair that is gone). The calls are
  * replayed through the same writer in the same order, so resource order, merges, overwrite
  * warnings and provenance are those of a full build; from the second pass on the phase runs as
  * it always does.
  *
  * Not kept (always evaluated): blocks whose texts call `now()`, `vault()`, `counter()` or
  * `get_random()`, include other templates, read `origin_resource_counter`, use
- * `origin_resource` as a whole or follow a relation from it; `create_resource` with
- * `create_from.property_origin` or `copy_from`; `copy_property` with `from`; a block that reads
- * a relation field of another type; and pairs that reported an error or a warning.
+ * `origin_resource` as a whole or through a dotted path; `create_resource` with
+ * `create_from.property_origin` or `copy_from`; `copy_property` with `from`; a pair whose
+ * templates name one of its origin's relation fields; after an edit of keys or relation cells,
+ * a block whose templates name a relation field of another type (the relations the model phase
+ * writes are tracked through the writer's calls, the ones the asset phase made are not; joins
+ * and condition paths read properties only); and pairs that reported an error or a warning.
  *
  * @module
  */
@@ -39,7 +41,7 @@ import {
   UNTRACKED_ACROSS_BUILDS,
 } from "../rules/read_collector.ts";
 import type { ModelRule } from "./compile.ts";
-import { ANY_FIELD, linkReads, MEMBERS } from "./reads.ts";
+import { ANY_FIELD, linkReads, MEMBERS, RELATIONS } from "./reads.ts";
 import { eachWriteCall, writeCallFields, type WriteCalls } from "./writer.ts";
 
 /** Pseudo type under which the reads of the origin itself are collected. */
@@ -53,6 +55,11 @@ export interface PairReads {
   relations: boolean;
   /** (type, field) reads of other resources ({@link MEMBERS}: which resources exist). */
   global: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * The reads made through templates, by type (the origin's under `""`): only there does a
+   * field named like a relation field read the relation (`ReadCollector.views`).
+   */
+  views: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**
@@ -114,7 +121,10 @@ export function pairReads(
   const global = new Map(c.fields);
   global.delete(ORIGIN);
   for (const fields of global.values()) if (fields.has(ANY_FIELD)) return undefined;
-  return { local: [...(c.fields.get(ORIGIN) ?? [])], relations, global };
+  const views = new Map(c.views);
+  views.set("", c.views.get(ORIGIN) ?? new Set());
+  views.delete(ORIGIN);
+  return { local: [...(c.fields.get(ORIGIN) ?? [])], relations, global, views };
 }
 
 interface PairEntry {
@@ -143,8 +153,8 @@ export class ModelPairMemo {
   #previous = new Map<string, SortedMemo<PairEntry>>();
   #current = new Map<string, SortedMemo<PairEntry>>();
   #dirty: Map<string, Set<string>> | undefined;
-  /** True when every (type, field) read counts as dirty (see {@link ModelPairMemo.allowReplay}). */
-  #everything = false;
+  /** True when the relations the model phase starts from may differ from the last build's. */
+  #relationsDirty = false;
   /** Bumped whenever a field becomes dirty (blocks cache their answer per version). */
   dirtyVersion = 0;
   /** Pairs replayed in the current build. */
@@ -161,7 +171,7 @@ export class ModelPairMemo {
     this.#previous = this.#current;
     this.#current = new Map();
     this.#dirty = undefined;
-    this.#everything = false;
+    this.#relationsDirty = false;
     this.replayed = 0;
     this.evaluated = 0;
   }
@@ -169,14 +179,12 @@ export class ModelPairMemo {
   /**
    * Lets the current build replay pairs: `dirty` holds the fields (by type) in which the graph its
    * model phase starts from may differ from the last build's ({@link ANY_FIELD}: any of the
-   * type's fields, and which resources it has); `"everything"` when the caller cannot say (then
-   * only pairs that read nothing but their origin can be replayed).
+   * type's fields, and which resources it has). `relations`: the relations it starts from may
+   * differ too (keys or relation cells changed).
    */
-  allowReplay(dirty: ReadonlyMap<string, ReadonlySet<string>> | "everything"): void {
-    this.#everything = dirty === "everything";
-    this.#dirty = dirty === "everything"
-      ? new Map()
-      : new Map([...dirty].map(([t, f]) => [t, new Set(f)]));
+  allowReplay(dirty: ReadonlyMap<string, ReadonlySet<string>>, relations = false): void {
+    this.#relationsDirty = relations;
+    this.#dirty = new Map([...dirty].map(([t, f]) => [t, new Set(f)]));
     this.dirtyVersion++;
   }
 
@@ -195,10 +203,20 @@ export class ModelPairMemo {
     this.#current.set(key, current);
     const relationNames = relationFieldNames(graph);
     let replay = reads !== undefined && this.#dirty !== undefined;
-    for (const fields of reads?.global.values() ?? []) {
-      for (const f of fields) if (f !== MEMBERS && relationNames.has(f)) replay = false;
+    // What relations the model phase starts from is not tracked by field: after an asset edit
+    // that may have changed them, a template read of another type's relation field is not
+    // replayed. The relations the model phase writes are (the writer's calls name the field
+    // keys they give).
+    if (this.#relationsDirty) {
+      for (const [type, fields] of reads?.global ?? []) {
+        if (fields.has(RELATIONS)) replay = false;
+        for (const f of reads!.views.get(type) ?? []) if (relationNames.has(f)) replay = false;
+      }
     }
-    return new BlockPairs(this, graph, reads, replay, current, relationNames);
+    // Of the origin's own fields, only template reads can be relation reads (originValues).
+    const originGuard = new Set<string>();
+    for (const f of reads?.views.get("") ?? []) if (relationNames.has(f)) originGuard.add(f);
+    return new BlockPairs(this, graph, reads, replay, current, originGuard);
   }
 
   /** @ignore Marks what `calls` write as dirty (a pair of the last build that did not run now). */
@@ -241,7 +259,6 @@ export class ModelPairMemo {
   isDirty(global: ReadonlyMap<string, ReadonlySet<string>>): boolean {
     const dirty = this.#dirty;
     if (!dirty) return true;
-    if (this.#everything && global.size > 0) return true;
     for (const [type, fields] of global) {
       const d = dirty.get(type);
       if (d === undefined) continue;
@@ -269,7 +286,7 @@ export class BlockPairs {
     readonly reads: PairReads | undefined,
     readonly replay: boolean,
     readonly pairs: SortedMemo<PairEntry>,
-    readonly relationNames: ReadonlySet<string>,
+    readonly originGuard: ReadonlySet<string>,
   ) {}
 
   /**
@@ -285,7 +302,7 @@ export class BlockPairs {
     const before = this.#before = this.pairs.previous(name, this.#skipped);
     const reads = this.reads;
     if (reads === undefined || origin === undefined) return undefined;
-    const values = originValues(this.graph, origin, reads.local, this.relationNames);
+    const values = originValues(this.graph, origin, reads.local, this.originGuard);
     if (values === undefined) return undefined;
     this.#values = values;
     if (reads.relations) this.#relations = originRelations(this.graph, origin);

@@ -35,17 +35,27 @@ export class ReadCollector {
   impure = false;
   /** Fields read, by type (`__value` suffixes stripped). */
   readonly fields = new Map<string, Set<string>>();
+  /**
+   * The fields of {@link ReadCollector.fields} read through a template, by type: there a field
+   * named like one of the resource's relation fields reads the relation (reference T14); the
+   * other reads (joins, condition and copy paths of one segment) read the property.
+   */
+  readonly views = new Map<string, Set<string>>();
 
   /** Notes a read of `field` on `type` (an unknown type: everything). */
   add(type: string | undefined, field: string): void {
+    this.#note(this.fields, type, field);
+  }
+
+  #note(into: Map<string, Set<string>>, type: string | undefined, field: string): void {
     if (type === undefined) {
       this.all = true;
       return;
     }
-    let set = this.fields.get(type);
+    let set = into.get(type);
     if (!set) {
       set = new Set();
-      this.fields.set(type, set);
+      into.set(type, set);
     }
     set.add(field.endsWith("__value") ? field.slice(0, -"__value".length) : field);
   }
@@ -65,6 +75,7 @@ export class ReadCollector {
           return;
         }
         this.add(type, m[1]);
+        this.#note(this.views, type, m[1]);
       }
     }
   }
