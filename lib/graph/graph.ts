@@ -70,6 +70,8 @@ interface TypeBucket {
  */
 export class Graph {
   #byType = new Map<string, TypeBucket>();
+  /** {@link Graph.resourcesOfSorted} per type, until a resource of the type is created or removed. */
+  #sorted = new Map<string, readonly Resource[]>();
   /** Relation labels (interned: one string per distinct label) and their numbers. */
   #labels: string[] = [];
   #labelNumbers = new Map<string, number>();
@@ -562,6 +564,7 @@ export class Graph {
   #create(bucket: TypeBucket, name: string, properties: Properties): MutableResource {
     const id = this.#resources.length;
     const resource: MutableResource = { id, type: bucket.type, name, properties };
+    if (this.#sorted.size > 0) this.#sorted.delete(bucket.type);
     this.#resources.push(resource);
     this.#versions.push(++this.#clock);
     bucket.byName.add(resource);
@@ -651,9 +654,18 @@ export class Graph {
     return m ? m.byName.values() : [];
   }
 
-  /** Resources of a type ordered by name (code-unit order). */
+  /**
+   * Resources of a type ordered by name (code-unit order; a fresh array). The order is kept until
+   * a resource of the type is created or removed, so model and output passes over an unchanged
+   * type copy it instead of sorting again.
+   */
   resourcesOfSorted(type: string): Resource[] {
-    return this.resourcesOf(type).sort((a, b) => compareStrings(a.name, b.name));
+    let sorted = this.#sorted.get(type);
+    if (sorted === undefined) {
+      sorted = this.resourcesOf(type).sort((a, b) => compareStrings(a.name, b.name));
+      this.#sorted.set(type, sorted);
+    }
+    return sorted.slice();
   }
 
   /** All resources in insertion order. */
@@ -935,6 +947,7 @@ export class Graph {
       this.removeRelation(r);
     }
     this.#byType.get(resource.type)?.byName.delete(resource.name);
+    this.#sorted.delete(resource.type);
     this.#removed.add(resource.id);
     this.#touch(resource.id);
   }

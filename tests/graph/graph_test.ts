@@ -118,3 +118,18 @@ Deno.test("relation lookup stays exact past the fan-out index threshold", () => 
   g.upsertRelation(hub, "A", targets[5]);
   assertEquals(g.relationCount, 50);
 });
+
+Deno.test("resourcesOfSorted keeps its order only while the type's resources stay the same", () => {
+  const g = new Graph();
+  for (const n of ["c", "a", "b"]) g.upsertResource("t", n);
+  g.upsertResource("u", "z");
+  const first = g.resourcesOfSorted("t");
+  first.reverse(); // a fresh array: changing it changes no later answer
+  assertEquals(g.resourcesOfSorted("t").map((r) => r.name), ["a", "b", "c"]);
+  g.upsertResource("u", "y"); // another type: the kept order of `t` stays valid
+  g.upsertResource("t", "aa");
+  assertEquals(g.resourcesOfSorted("t").map((r) => r.name), ["a", "aa", "b", "c"]);
+  g.removeResource(g.getResource("t", "b")!);
+  assertEquals(g.resourcesOfSorted("t").map((r) => r.name), ["a", "aa", "c"]);
+  assertEquals(g.resourcesOfSorted("u").map((r) => r.name), ["y", "z"]);
+});
