@@ -229,9 +229,9 @@ export class IncrementalBuilder {
         : "more than properties changed";
       if (why !== undefined) {
         // Rules read the changed fields: a build that evaluates again only the (rule, origin)
-        // pairs whose reads changed, replaying the others (models/pair_memo.ts). When keys or
-        // relation cells changed, every field of the changed files' types counts as changed
-        // (which resources exist is compared as the model phase begins).
+        // pairs whose reads changed, replaying the others (models/pair_memo.ts). When keys,
+        // rows or relation cells changed, every field of the changed files' types counts as
+        // changed (`*` also stands for which resources exist), and so do the asset relations.
         const dirty = changes?.fields ?? changedTypes(prev.result, plan.changed)!;
         return yield* this.#rulesBuild(
           sources,

@@ -13,8 +13,8 @@
  * evaluating it when its origin fingerprint is the same and none of its (type, field) reads is
  * *dirty*. Dirty are the fields the asset change touched (the builder says which: the changed
  * fields, or every field of a type whose keys, rows or relation cells changed) and everything a
- * pair in this build wrote differently from the last build (a pair evaluated afresh whose calls differ, a pair that is new, a pair that is gone). The calls are
- * replayed through the same writer in the same order, so resource order, merges, overwrite
+ * pair in this build wrote differently from the last build (a pair evaluated afresh whose calls
+ * differ, a pair that is new, a pair that is gone). The calls are replayed through the same writer in the same order, so resource order, merges, overwrite
  * warnings and provenance are those of a full build; from the second pass on the phase runs as
  * it always does.
  *
@@ -56,8 +56,8 @@ export interface PairReads {
   /** (type, field) reads of other resources ({@link MEMBERS}: which resources exist). */
   global: ReadonlyMap<string, ReadonlySet<string>>;
   /**
-   * The reads made through templates, by type (the origin's under `""`): only there does a
-   * field named like a relation field read the relation (`ReadCollector.views`).
+   * The reads made through templates, by type (the origin's under a pseudo type): only there does
+   * a field named like a relation field read the relation (`ReadCollector.views`).
    */
   views: ReadonlyMap<string, ReadonlySet<string>>;
 }
@@ -121,10 +121,7 @@ export function pairReads(
   const global = new Map(c.fields);
   global.delete(ORIGIN);
   for (const fields of global.values()) if (fields.has(ANY_FIELD)) return undefined;
-  const views = new Map(c.views);
-  views.set("", c.views.get(ORIGIN) ?? new Set());
-  views.delete(ORIGIN);
-  return { local: [...(c.fields.get(ORIGIN) ?? [])], relations, global, views };
+  return { local: [...(c.fields.get(ORIGIN) ?? [])], relations, global, views: c.views };
 }
 
 interface PairEntry {
@@ -215,7 +212,7 @@ export class ModelPairMemo {
     }
     // Of the origin's own fields, only template reads can be relation reads (originValues).
     const originGuard = new Set<string>();
-    for (const f of reads?.views.get("") ?? []) if (relationNames.has(f)) originGuard.add(f);
+    for (const f of reads?.views.get(ORIGIN) ?? []) if (relationNames.has(f)) originGuard.add(f);
     return new BlockPairs(this, graph, reads, replay, current, originGuard);
   }
 
