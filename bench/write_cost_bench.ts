@@ -161,6 +161,8 @@ async function measure(
       await change(app, i, { engine, dir });
       times.push(performance.now() - start);
     }
+    // Each sample in order: the first writes after the cold build run while the JIT tiers up.
+    console.error(`${label}: samples in order, ms: ${times.map((t) => t.toFixed(0)).join(" ")}`);
     return { write: label, coldMs, times, mode };
   } finally {
     await Deno.remove(dir, { recursive: true });

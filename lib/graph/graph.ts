@@ -316,13 +316,7 @@ export class Graph {
     for (const [type, bucket] of this.#byType) {
       const list = byTypeLists.get(type);
       if (list) {
-        const byName = new NameIndex<MutableResource>();
-        for (const r of list) {
-          if (byName.get(r.name)) throw new GraphError(`spliced: '${r.name}' twice in ${type}`);
-          byName.add(r);
-        }
-        byName.compact();
-        out.#byType.set(type, { type, byName });
+        out.#byType.set(type, { type, byName: splicedIndex(bucket.byName, list, type) });
         continue;
       }
       const values = bucket.byName.values();
@@ -1054,6 +1048,35 @@ function copyKeptRelations(
     buffer.push(source, label, target);
   }
   return end;
+}
+
+/**
+ * The name index of a spliced type's resources `list` (in id order): the old index extended when
+ * `list` keeps the old resources in their order and only appends (rows added at the end of the
+ * type's run, the common write), else built again.
+ */
+function splicedIndex(
+  old: NameIndex<MutableResource>,
+  list: readonly MutableResource[],
+  type: string,
+): NameIndex<MutableResource> {
+  const before = old.values();
+  let appends = before.length === old.size && list.length >= before.length;
+  for (let k = 0; appends && k < before.length; k++) appends = list[k].name === before[k].name;
+  if (appends) {
+    try {
+      return old.extended(list);
+    } catch (e) {
+      throw new GraphError(`spliced: ${(e as Error).message} in ${type}`);
+    }
+  }
+  const byName = new NameIndex<MutableResource>();
+  for (const r of list) {
+    if (byName.get(r.name)) throw new GraphError(`spliced: '${r.name}' twice in ${type}`);
+    byName.add(r);
+  }
+  byName.compact();
+  return byName;
 }
 
 /** Moves resources `old[from..upTo)` to the end of `resources` (new objects where ids move). */

@@ -229,6 +229,51 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
     return out;
   }
 
+  /**
+   * A table holding `values` — this table's values in its order, each with the same name and
+   * the id free to differ, followed by new values whose names it lacks — built by copying this
+   * table's hashed names and adding only the new ones. For a snapshot with rows appended to a
+   * type (every earlier name kept in place); this table does not change.
+   *
+   * @example
+   * ```ts
+   * import { NameIndex } from "./name_index.ts";
+   * const a = new NameIndex<{ name: string; id: number }>();
+   * a.add({ name: "x", id: 0 });
+   * const b = a.extended([{ name: "x", id: 3 }, { name: "y", id: 4 }]);
+   * console.log(a.size, b.size, b.get("x")?.id, b.idAt(b.find("y"))); // 1 2 3 4
+   * ```
+   */
+  extended(values: readonly V[]): NameIndex<V> {
+    const n = this.#size;
+    if (n !== this.#entries.length || values.length < n) {
+      throw new Error("extended: the table must hold the first of the given values");
+    }
+    const out = new NameIndex<V>();
+    out.#slots = this.#slots.slice();
+    out.#entries = this.#entries.slice();
+    out.#names = this.#names.slice();
+    out.#ids = this.#ids.slice();
+    out.#hashes = this.#hashes.slice();
+    out.#chars = this.#chars.slice();
+    out.#starts = this.#starts.slice();
+    out.#size = n;
+    out.#seed = this.#seed;
+    out.#reseeds = this.#reseeds;
+    for (let at = 0; at < n; at++) {
+      if (values[at].name !== this.#names[at]) throw new Error("extended: names differ");
+      out.#entries[at] = values[at];
+      out.#ids[at] = values[at].id;
+    }
+    for (let at = n; at < values.length; at++) {
+      if (out.find(values[at].name) >= 0) {
+        throw new Error(`extended: '${values[at].name}' twice`);
+      }
+      out.add(values[at]);
+    }
+    return out;
+  }
+
   /** Shrinks the storage to the values held (for a table that no longer grows). */
   compact(): void {
     if (this.#size < this.#entries.length) {

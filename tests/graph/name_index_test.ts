@@ -1,7 +1,7 @@
 // The name index of a resource type (issue 15): resources by name without a `Map`, in insertion
 // order (O3 one resource per (type, name)), for any name a CSV cell can hold.
 import fc from "fast-check";
-import { assertEquals } from "../_assert.ts";
+import { assertEquals, assertThrows } from "../_assert.ts";
 import { NameIndex } from "../../lib/graph/name_index.ts";
 
 interface Named {
@@ -92,4 +92,61 @@ Deno.test("replacing: a copy whose replaced names hold the new values; the origi
     ),
     { numRuns: 300, seed: 15 },
   );
+});
+
+Deno.test("extended: a copy with the old names renumbered and new names appended; the original is unchanged", () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(nameArb, { minLength: 1, maxLength: 80 }),
+      fc.nat(),
+      fc.nat(),
+      fc.boolean(),
+      (names, oldCount, shift, compact) => {
+        const kept = names.slice(0, 1 + oldCount % names.length);
+        const index = new NameIndex<Named>();
+        kept.forEach((name, id) => index.add({ name, id }));
+        if (compact) index.compact();
+        const before = index.values();
+        const values = names.map((name, i) => ({ name, id: i + shift % 7 }));
+        const copy = index.extended(values);
+        assertEquals(copy.values(), values);
+        assertEquals(copy.size, names.length);
+        for (const [i, name] of names.entries()) {
+          const at = copy.find(name);
+          assertEquals([copy.get(name), copy.idAt(at), copy.nameAt(at)], [
+            values[i],
+            values[i].id,
+            name,
+          ]);
+        }
+        assertEquals(index.values(), before);
+        for (const name of names.slice(kept.length)) assertEquals(index.find(name), -1);
+        // The copy grows on its own: one more name does not reach the original.
+        if (!names.includes("extra-name")) {
+          copy.add({ name: "extra-name", id: 999 });
+          assertEquals([copy.get("extra-name")?.id, index.get("extra-name")], [999, undefined]);
+        }
+      },
+    ),
+    { numRuns: 300, seed: 25 },
+  );
+});
+
+Deno.test("extended refuses values whose first names are not the table's, or repeat a name", () => {
+  const index = new NameIndex<Named>();
+  index.add({ name: "a", id: 0 });
+  index.add({ name: "b", id: 1 });
+  assertThrows(
+    () => index.extended([{ name: "b", id: 0 }, { name: "a", id: 1 }]),
+    Error,
+    "names differ",
+  );
+  assertThrows(() => index.extended([{ name: "a", id: 0 }]), Error, "first of the given values");
+  assertThrows(
+    () => index.extended([{ name: "a", id: 0 }, { name: "b", id: 1 }, { name: "a", id: 2 }]),
+    Error,
+    "'a' twice",
+  );
+  index.delete("a");
+  assertThrows(() => index.extended([{ name: "b", id: 0 }]), Error, "first of the given values");
 });
