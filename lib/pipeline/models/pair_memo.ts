@@ -41,7 +41,7 @@ import {
   UNTRACKED_ACROSS_BUILDS,
 } from "../rules/read_collector.ts";
 import type { ModelRule } from "./compile.ts";
-import { ANY_FIELD, linkReads, MEMBERS, RELATIONS } from "./reads.ts";
+import { ANY_FIELD, linkReads, RELATIONS } from "./reads.ts";
 import { eachWriteCall, writeCallFields, type WriteCalls } from "./writer.ts";
 
 /** Pseudo type under which the reads of the origin itself are collected. */
@@ -53,7 +53,7 @@ export interface PairReads {
   local: readonly string[];
   /** Whether the origin's relations are read (they go into the fingerprint). */
   relations: boolean;
-  /** (type, field) reads of other resources ({@link MEMBERS}: which resources exist). */
+  /** (type, field) reads of other resources (`MEMBERS` of reads.ts: which resources exist). */
   global: ReadonlyMap<string, ReadonlySet<string>>;
   /**
    * The reads made through templates, by type (the origin's under a pseudo type): only there does
