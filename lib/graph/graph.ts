@@ -1060,16 +1060,13 @@ function splicedIndex(
   list: readonly MutableResource[],
   type: string,
 ): NameIndex<MutableResource> {
-  const before = old.values();
-  let appends = before.length === old.size && list.length >= before.length;
-  for (let k = 0; appends && k < before.length; k++) appends = list[k].name === before[k].name;
-  if (appends) {
-    try {
-      return old.extended(list);
-    } catch (e) {
-      throw new GraphError(`spliced: ${(e as Error).message} in ${type}`);
-    }
+  let extended;
+  try {
+    extended = old.extended(list);
+  } catch (e) {
+    throw new GraphError(`spliced: ${(e as Error).message} in ${type}`);
   }
+  if (extended) return extended;
   const byName = new NameIndex<MutableResource>();
   for (const r of list) {
     if (byName.get(r.name)) throw new GraphError(`spliced: '${r.name}' twice in ${type}`);

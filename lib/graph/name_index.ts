@@ -232,26 +232,27 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
   /**
    * A table holding `values` — this table's values in its order, each with the same name and
    * the id free to differ, followed by new values whose names it lacks — built by copying this
-   * table's hashed names and adding only the new ones. For a snapshot with rows appended to a
-   * type (every earlier name kept in place); this table does not change.
+   * table's hashed names and adding only the new ones; `undefined` when `values` do not start
+   * with this table's names in its order (or it has deleted entries). For a snapshot with rows
+   * appended to a type (every earlier name kept in place); this table does not change.
    *
    * @example
    * ```ts
    * import { NameIndex } from "./name_index.ts";
    * const a = new NameIndex<{ name: string; id: number }>();
    * a.add({ name: "x", id: 0 });
-   * const b = a.extended([{ name: "x", id: 3 }, { name: "y", id: 4 }]);
+   * const b = a.extended([{ name: "x", id: 3 }, { name: "y", id: 4 }])!;
    * console.log(a.size, b.size, b.get("x")?.id, b.idAt(b.find("y"))); // 1 2 3 4
+   * console.log(a.extended([{ name: "y", id: 0 }])); // undefined
    * ```
    */
-  extended(values: readonly V[]): NameIndex<V> {
+  extended(values: readonly V[]): NameIndex<V> | undefined {
     const n = this.#size;
-    if (n !== this.#entries.length || values.length < n) {
-      throw new Error("extended: the table must hold the first of the given values");
-    }
+    if (n !== this.#entries.length || values.length < n) return undefined;
+    for (let at = 0; at < n; at++) if (values[at].name !== this.#names[at]) return undefined;
     const out = new NameIndex<V>();
     out.#slots = this.#slots.slice();
-    out.#entries = this.#entries.slice();
+    out.#entries = values.slice(0, n);
     out.#names = this.#names.slice();
     out.#ids = this.#ids.slice();
     out.#hashes = this.#hashes.slice();
@@ -260,11 +261,7 @@ export class NameIndex<V extends { readonly name: string; readonly id: number }>
     out.#size = n;
     out.#seed = this.#seed;
     out.#reseeds = this.#reseeds;
-    for (let at = 0; at < n; at++) {
-      if (values[at].name !== this.#names[at]) throw new Error("extended: names differ");
-      out.#entries[at] = values[at];
-      out.#ids[at] = values[at].id;
-    }
+    for (let at = 0; at < n; at++) out.#ids[at] = values[at].id;
     for (let at = n; at < values.length; at++) {
       if (out.find(values[at].name) >= 0) {
         throw new Error(`extended: '${values[at].name}' twice`);

@@ -108,7 +108,7 @@ Deno.test("extended: a copy with the old names renumbered and new names appended
         if (compact) index.compact();
         const before = index.values();
         const values = names.map((name, i) => ({ name, id: i + shift % 7 }));
-        const copy = index.extended(values);
+        const copy = index.extended(values)!;
         assertEquals(copy.values(), values);
         assertEquals(copy.size, names.length);
         for (const [i, name] of names.entries()) {
@@ -136,17 +136,13 @@ Deno.test("extended refuses values whose first names are not the table's, or rep
   const index = new NameIndex<Named>();
   index.add({ name: "a", id: 0 });
   index.add({ name: "b", id: 1 });
-  assertThrows(
-    () => index.extended([{ name: "b", id: 0 }, { name: "a", id: 1 }]),
-    Error,
-    "names differ",
-  );
-  assertThrows(() => index.extended([{ name: "a", id: 0 }]), Error, "first of the given values");
+  assertEquals(index.extended([{ name: "b", id: 0 }, { name: "a", id: 1 }]), undefined);
+  assertEquals(index.extended([{ name: "a", id: 0 }]), undefined);
   assertThrows(
     () => index.extended([{ name: "a", id: 0 }, { name: "b", id: 1 }, { name: "a", id: 2 }]),
     Error,
     "'a' twice",
   );
   index.delete("a");
-  assertThrows(() => index.extended([{ name: "b", id: 0 }]), Error, "first of the given values");
+  assertEquals(index.extended([{ name: "b", id: 0 }]), undefined);
 });
