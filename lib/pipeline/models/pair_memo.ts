@@ -14,9 +14,9 @@
  * *dirty*. Dirty are the fields the asset change touched (the builder says which: the changed
  * fields, or every field of a type whose keys, rows or relation cells changed) and everything a
  * pair in this build wrote differently from the last build (a pair evaluated afresh whose calls
- * differ, a pair that is new, a pair that is gone). The calls are replayed through the same writer in the same order, so resource order, merges, overwrite
- * warnings and provenance are those of a full build; from the second pass on the phase runs as
- * it always does.
+ * differ, a pair that is new, a pair that is gone). The calls are replayed through the same
+ * writer in the same order, so resource order, merges, overwrite warnings and provenance are
+ * those of a full build; from the second pass on the phase runs as it always does.
  *
  * Not kept (always evaluated): blocks whose texts call `now()`, `vault()`, `counter()` or
  * `get_random()`, include other templates, read `origin_resource_counter`, use
