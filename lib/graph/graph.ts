@@ -104,6 +104,8 @@ export class Graph {
   #origin: { from: WeakRef<Graph>; changed: readonly number[] } | undefined;
   /** For a spliced graph: the graph it came from (not kept alive by this one) and the mapping. */
   #spliceOrigin: { from: WeakRef<Graph>; splice: Omit<GraphSplicing, "from"> } | undefined;
+  /** Sealed: whether relation ids follow their sources (see `#inSourceOrder`); unknown yet. */
+  #relationsBySource: boolean | undefined;
 
   /** True once {@link Graph.seal} was called. */
   get sealed(): boolean {
@@ -271,10 +273,7 @@ export class Graph {
    */
   spliced(
     splices: readonly GraphSplice[],
-    linksOf: (
-      resource: Resource,
-      find: (type: string, name: string) => Resource | undefined,
-    ) => (readonly [label: string, target: Resource])[] | string,
+    linksOf: SpliceLinks,
   ): Graph | string {
     if (!this.#sealed) throw new GraphError("only a sealed graph can be spliced");
     if (this.#removed.size > 0) return "the graph has removed resources";
@@ -291,7 +290,8 @@ export class Graph {
     const resources: MutableResource[] = [];
     const changedTypes = new Set<string>();
     let cursor = 0;
-    for (const s of [...splices].sort((a, b) => a.at - b.at)) {
+    const sorted = [...splices].sort((a, b) => a.at - b.at);
+    for (const s of sorted) {
       if (s.at < cursor || s.removed < 0 || s.at + s.removed > n) {
         throw new GraphError("spliced: runs overlap or lie outside the graph");
       }
@@ -329,7 +329,50 @@ export class Graph {
       out.#byType.set(type, moved ? { type, byName: bucket.byName.renumbered(values) } : bucket);
     }
     const find = (type: string, name: string) => out.#byType.get(type)?.byName.get(name);
-    // Relations in the order of their sources; labels numbered in first-use order.
+    const laid =
+      (sorted.every((s) => s.removed === 0)
+        ? this.#insertedRelations(sorted, resources, oldToNew, find, linksOf)
+        : undefined) ?? this.#splicedRelations(resources, oldToNew, newToOld, find, linksOf);
+    if (typeof laid === "string") return laid;
+    const { labels, labelNumbers, sources, targets, labelIds, outOffsets } = laid;
+    const count = sources.length;
+    const { outIds, inOffsets, inIds } = packRelations(targets, count, resources.length);
+    out.#labels = labels;
+    out.#labelNumbers = labelNumbers;
+    out.#lastLabel = count > 0 ? labelIds[count - 1] : -1;
+    out.#resources = resources;
+    out.#relationSources = sources;
+    out.#relationTargets = targets;
+    out.#relationLabels = labelIds;
+    out.#relationsBySource = true;
+    out.#relationIds = count;
+    out.#relationCount = count;
+    out.#out = Adjacency.packed((id) => out.#relation(id), outOffsets, outIds);
+    out.#in = Adjacency.packed((id) => out.#relation(id), inOffsets, inIds);
+    out.#clock = this.#clock + 1;
+    out.#versions = new Array<number>(resources.length).fill(out.#clock);
+    out.#sealed = true;
+    const added: number[] = [];
+    for (let id = 0; id < resources.length; id++) if (newToOld[id] < 0) added.push(id);
+    out.#spliceOrigin = {
+      from: new WeakRef(this),
+      splice: { oldToNew, added, removed: n - (resources.length - added.length) },
+    };
+    return out;
+  }
+
+  /**
+   * {@link Graph.spliced}'s relations, laid out resource by resource: each kept resource's
+   * relations copied (retargeted by name where the target was replaced), each new one linked.
+   */
+  #splicedRelations(
+    resources: readonly MutableResource[],
+    oldToNew: Int32Array,
+    newToOld: Int32Array,
+    find: (type: string, name: string) => Resource | undefined,
+    linksOf: SpliceLinks,
+  ): SplicedRelations | string {
+    const old = this.#resources;
     const buffer = new RelationBuffer(this.#relationIds + 64);
     const labels: string[] = [];
     const labelNumbers = new Map<string, number>();
@@ -396,28 +439,133 @@ export class Graph {
     }
     const count = buffer.count;
     outOffsets[resources.length] = count;
-    const { outIds, inOffsets, inIds } = packRelations(buffer.targets, count, resources.length);
-    out.#labels = labels;
-    out.#labelNumbers = labelNumbers;
-    out.#lastLabel = count > 0 ? buffer.labels[count - 1] : -1;
-    out.#resources = resources;
-    out.#relationSources = buffer.sources.slice(0, count);
-    out.#relationTargets = buffer.targets.slice(0, count);
-    out.#relationLabels = buffer.labels.slice(0, count);
-    out.#relationIds = count;
-    out.#relationCount = count;
-    out.#out = Adjacency.packed((id) => out.#relation(id), outOffsets, outIds);
-    out.#in = Adjacency.packed((id) => out.#relation(id), inOffsets, inIds);
-    out.#clock = this.#clock + 1;
-    out.#versions = new Array<number>(resources.length).fill(out.#clock);
-    out.#sealed = true;
-    const added: number[] = [];
-    for (let id = 0; id < resources.length; id++) if (newToOld[id] < 0) added.push(id);
-    out.#spliceOrigin = {
-      from: new WeakRef(this),
-      splice: { oldToNew, added, removed: n - (resources.length - added.length) },
+    return {
+      labels,
+      labelNumbers,
+      sources: buffer.sources.slice(0, count),
+      targets: buffer.targets.slice(0, count),
+      labelIds: buffer.labels.slice(0, count),
+      outOffsets,
     };
-    return out;
+  }
+
+  /**
+   * {@link Graph.spliced}'s relations when the splices only insert resources (none removed or
+   * replaced) into a graph whose relation ids follow their sources: the old relations keep their
+   * order and labels, shifted in bulk, with each new resource's relations inserted after those of
+   * the resource before it. `undefined` when a new relation's label is not already in use before
+   * it (the labels' first-use numbering would change), for the resource-by-resource layout.
+   */
+  #insertedRelations(
+    sorted: readonly GraphSplice[],
+    resources: readonly MutableResource[],
+    oldToNew: Int32Array,
+    find: (type: string, name: string) => Resource | undefined,
+    linksOf: SpliceLinks,
+  ): SplicedRelations | string | undefined {
+    if (!this.#inSourceOrder()) return undefined;
+    const offsets = this.#out.packedArrays().offsets;
+    const firstUse = labelFirstUses(this.#relationLabels, this.#labels.length);
+    // The new resources' relations (deduplicated per resource), and where each run goes.
+    const added = new RelationBuffer(64);
+    const runs: {
+      at: number;
+      relationAt: number;
+      firstNew: number;
+      starts: number[];
+      first: number;
+      end: number;
+    }[] = [];
+    let shift = 0;
+    for (const s of sorted) {
+      const relationAt = offsets[s.at];
+      const starts: number[] = [];
+      const first = added.count;
+      for (let j = 0; j < s.added.length; j++) {
+        const id = s.at + shift + j;
+        starts.push(added.count);
+        const links = linksOf(resources[id], find);
+        if (typeof links === "string") return links;
+        const start = added.count;
+        for (const [label, target] of links) {
+          if (label === "") throw new GraphError("relation type must not be empty");
+          const number = this.#labelNumbers.get(label) ?? -1;
+          const used = number < 0 ? -1 : firstUse[number];
+          if (used < 0 || used >= relationAt) return undefined;
+          let twin = false;
+          for (let k = start; k < added.count && !twin; k++) {
+            twin = added.targets[k] === target.id && added.labels[k] === number;
+          }
+          if (!twin) added.push(id, number, target.id);
+        }
+      }
+      runs.push({ at: s.at, relationAt, firstNew: s.at + shift, starts, first, end: added.count });
+      shift += s.added.length;
+    }
+    const oldCount = this.#relationIds;
+    const count = oldCount + added.count;
+    const sources = new Int32Array(count);
+    const targets = new Int32Array(count);
+    const labelIds = new Int32Array(count);
+    const outOffsets = new Int32Array(resources.length + 1);
+    const oldSources = this.#relationSources;
+    const oldTargets = this.#relationTargets;
+    const oldLabels = this.#relationLabels;
+    const n = this.#resources.length;
+    let from = 0; // old relation cursor
+    let fromResource = 0; // old resource cursor
+    let newRelations = 0; // new relations placed so far
+    let newResources = 0; // new resources placed so far
+    const keep = (upTo: number, upToResource: number) => {
+      labelIds.set(oldLabels.subarray(from, upTo), from + newRelations);
+      for (let r = from; r < upTo; r++) {
+        sources[r + newRelations] = oldToNew[oldSources[r]];
+        targets[r + newRelations] = oldToNew[oldTargets[r]];
+      }
+      for (let i = fromResource; i < upToResource; i++) {
+        outOffsets[i + newResources] = offsets[i] + newRelations;
+      }
+      from = upTo;
+      fromResource = upToResource;
+    };
+    for (const run of runs) {
+      keep(run.relationAt, run.at);
+      const to = run.relationAt + newRelations;
+      const { first, end } = run;
+      sources.set(added.sources.subarray(first, end), to);
+      targets.set(added.targets.subarray(first, end), to);
+      labelIds.set(added.labels.subarray(first, end), to);
+      for (let j = 0; j < run.starts.length; j++) {
+        outOffsets[run.firstNew + j] = to + run.starts[j] - first;
+      }
+      newRelations += end - first;
+      newResources += run.starts.length;
+    }
+    keep(oldCount, n);
+    outOffsets[resources.length] = count;
+    return {
+      labels: this.#labels.slice(),
+      labelNumbers: new Map(this.#labelNumbers),
+      sources,
+      targets,
+      labelIds,
+      outOffsets,
+    };
+  }
+
+  /**
+   * True when relation ids follow their sources and each out-list is in id order (packed out
+   * ids are `0, 1, 2, …`), as auto-linking and {@link Graph.spliced} lay them out. Cached: the
+   * graph is sealed.
+   */
+  #inSourceOrder(): boolean {
+    if (this.#relationsBySource === undefined) {
+      const ids = this.#out.packedArrays().ids;
+      let inOrder = ids.length === this.#relationIds;
+      for (let k = 0; k < ids.length && inOrder; k++) inOrder = ids[k] === k;
+      this.#relationsBySource = inOrder;
+    }
+    return this.#relationsBySource;
   }
 
   /**
@@ -978,6 +1126,39 @@ export interface GraphSplice {
   removed: number;
   /** The new resources, in order. */
   added: { name: string; properties: Properties }[];
+}
+
+/**
+ * The relations {@link Graph.spliced} gives a new resource, in order (`find` looks names up in
+ * the spliced graph), or why it cannot be linked.
+ */
+export type SpliceLinks = (
+  resource: Resource,
+  find: (type: string, name: string) => Resource | undefined,
+) => (readonly [label: string, target: Resource])[] | string;
+
+/** A spliced graph's relations: by relation id, with the packed out-list offsets. */
+interface SplicedRelations {
+  labels: string[];
+  labelNumbers: Map<string, number>;
+  sources: Int32Array<ArrayBuffer>;
+  targets: Int32Array<ArrayBuffer>;
+  labelIds: Int32Array<ArrayBuffer>;
+  outOffsets: Int32Array<ArrayBuffer>;
+}
+
+/** Per label number: the id of the first relation with it (`labels` of them; -1: unused). */
+function labelFirstUses(relationLabels: Int32Array, labels: number): Int32Array {
+  const first = new Int32Array(labels).fill(-1);
+  let found = 0;
+  for (let id = 0; id < relationLabels.length && found < labels; id++) {
+    const label = relationLabels[id];
+    if (label >= 0 && first[label] < 0) {
+      first[label] = id;
+      found++;
+    }
+  }
+  return first;
 }
 
 /** Changed resources taken by {@link Graph.deriveSteps} between two pause points. */
