@@ -287,10 +287,12 @@ export class Graph {
     let total = n;
     for (const s of splices) total += s.added.length - s.removed;
     const newToOld = new Int32Array(Math.max(0, total)).fill(-1);
-    const resources: MutableResource[] = [];
     const changedTypes = new Set<string>();
-    let cursor = 0;
     const sorted = [...splices].sort((a, b) => a.at - b.at);
+    // The resources before the first run keep their ids: one bulk copy.
+    let cursor = Math.max(0, Math.min(n, sorted.length > 0 ? sorted[0].at : n));
+    const resources: MutableResource[] = old.slice(0, cursor);
+    for (let id = 0; id < cursor; id++) oldToNew[id] = newToOld[id] = id;
     for (const s of sorted) {
       if (s.at < cursor || s.removed < 0 || s.at + s.removed > n) {
         throw new GraphError("spliced: runs overlap or lie outside the graph");
@@ -1276,16 +1278,30 @@ function keepRun(
 }
 
 /**
+ * `0, 1, …, count - 1`: a view of one array shared by every spliced graph (packed out lists
+ * are read-only), so a splice allocates no out-id list of its own.
+ */
+function identityIds(count: number): Int32Array {
+  if (identity.length < count) {
+    const grown = new Int32Array(Math.max(count, identity.length * 2));
+    for (let k = 0; k < grown.length; k++) grown[k] = k;
+    identity = grown;
+  }
+  return identity.subarray(0, count);
+}
+let identity = new Int32Array(0);
+
+/**
  * The packed adjacency of relations `0..count)` laid out in the order of their sources: out
- * lists are the relation ids in order; in lists are bucketed by target (counting sort).
+ * lists are the relation ids in order (a shared identity view); in lists are bucketed by target
+ * (counting sort).
  */
 function packRelations(
   targets: Int32Array,
   count: number,
   resources: number,
 ): { outIds: Int32Array; inOffsets: Int32Array; inIds: Int32Array } {
-  const outIds = new Int32Array(count);
-  for (let k = 0; k < count; k++) outIds[k] = k;
+  const outIds = identityIds(count);
   const inOffsets = new Int32Array(resources + 1);
   for (let k = 0; k < count; k++) inOffsets[targets[k] + 1]++;
   for (let id = 0; id < resources; id++) inOffsets[id + 1] += inOffsets[id];
