@@ -53,6 +53,7 @@ export type {
   Properties,
   Relation,
   Resource,
+  SpliceLinks,
 } from "./lib/graph/graph.ts";
 export { graphToRescileJson, nameUuid, RESCILE_ROOT_ID } from "./lib/graph/rescile_json.ts";
 export type {
