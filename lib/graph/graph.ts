@@ -470,14 +470,8 @@ export class Graph {
     const firstUse = labelFirstUses(this.#relationLabels, this.#labels.length);
     // The new resources' relations (deduplicated per resource), and where each run goes.
     const added = new RelationBuffer(64);
-    const runs: {
-      at: number;
-      relationAt: number;
-      firstNew: number;
-      starts: number[];
-      first: number;
-      end: number;
-    }[] = [];
+    const runs: { at: number; relationAt: number; starts: number[]; first: number; end: number }[] =
+      [];
     let shift = 0;
     for (const s of sorted) {
       const relationAt = offsets[s.at];
@@ -501,7 +495,7 @@ export class Graph {
           if (!twin) added.push(id, number, target.id);
         }
       }
-      runs.push({ at: s.at, relationAt, firstNew: s.at + shift, starts, first, end: added.count });
+      runs.push({ at: s.at, relationAt, starts, first, end: added.count });
       shift += s.added.length;
     }
     const oldCount = this.#relationIds;
@@ -537,8 +531,9 @@ export class Graph {
       sources.set(added.sources.subarray(first, end), to);
       targets.set(added.targets.subarray(first, end), to);
       labelIds.set(added.labels.subarray(first, end), to);
+      // The run's first new resource: its place plus the new resources placed before it.
       for (let j = 0; j < run.starts.length; j++) {
-        outOffsets[run.firstNew + j] = to + run.starts[j] - first;
+        outOffsets[run.at + newResources + j] = to + run.starts[j] - first;
       }
       newRelations += end - first;
       newResources += run.starts.length;

@@ -161,6 +161,7 @@ Deno.test("I25 Graph.spliced equals the graph built again with the runs replaced
     ),
     fuzzParams(400),
   );
-  // Both layouts were exercised.
+  // Splices of both kinds ran (whether an insertion took the bulk layout is not visible here;
+  // breaking that layout fails this test).
   assertEquals(layouts.inserted > 0 && layouts.general > 0, true, JSON.stringify(layouts));
 });
