@@ -23,8 +23,12 @@
  * - **retained heap per resource**: heap after the first build and `gc()` minus the heap before
  *   it, per resource (goal ≤ 600 B).
  *
+ * The server's engine gives the event loop Deno's quick turns between build slices while no
+ * request is about, as the CLI's does (`--timer-turns=1`: always `setTimeout(0)` turns, as before
+ * the quick turn existed).
+ *
  * Usage: deno run -A --v8-flags=--expose-gc bench/stall_rewrite_bench.ts [--resources=N]
- * [--rounds=N]. Prints a markdown table. Wired into `deno task bench` (run.ts runs every
+ * [--rounds=N] [--timer-turns=1]. Prints a markdown table. Wired into `deno task bench` (run.ts runs every
  * `*_bench.ts`).
  *
  * @module
@@ -38,6 +42,7 @@ import { defaultPhases } from "../lib/pipeline/phases.ts";
 import { buildGraph } from "../lib/pipeline/build.ts";
 import { IncrementalBuilder } from "../lib/pipeline/incremental/builder.ts";
 import { createApp } from "../lib/api/app.ts";
+import { denoQuickTurn } from "../lib/runtime/deno/event_loop_turn.ts";
 
 const flags = new Map<string, string>();
 for (const arg of Deno.args) {
@@ -236,7 +241,11 @@ for (let i = 0; i < 3; i++) {
 
 gc();
 const heap0 = Deno.memoryUsage().heapUsed;
-const engine = new GraphEngine({ workspace: new DenoFsWorkspace(mainDir), ...options });
+const engine = new GraphEngine({
+  workspace: new DenoFsWorkspace(mainDir),
+  ...options,
+  quickTurn: flags.has("timer-turns") ? undefined : denoQuickTurn,
+});
 await engine.rebuild();
 if (engine.status?.status !== "ok") throw new Error(`build failed: ${engine.status?.error}`);
 const app = createApp(engine);

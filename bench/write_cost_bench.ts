@@ -16,9 +16,12 @@
  *   address changes in its CSV and a rebuild names the file; the zone file must show it.
  *
  * Usage: deno run -A bench/write_cost_bench.ts [size] [--samples=N] [--warmup=N]
- * [--only=add|env|addrule|dns] (defaults: 100000, 20 samples, no warm-up: the samples are the first
- * writes after the cold build; `--warmup=N` makes N writes before them, for the steady state).
- * Prints a markdown table and the mode of the last build.
+ * [--only=add|env|addrule|dns] [--timer-turns] (defaults: 100000, 20 samples, no warm-up: the
+ * samples are the first writes after the cold build; `--warmup=N` makes N writes before them, for
+ * the steady state). The engine gives the event loop Deno's quick turns between build slices while
+ * no request is about, as the CLI's does; `--timer-turns` makes every turn a `setTimeout(0)` one
+ * (the engine without `quickTurn`), for a before/after. Prints a markdown table and the mode of
+ * the last build.
  *
  * @module
  */
@@ -28,6 +31,7 @@ import { GraphEngine } from "../lib/engine.ts";
 import { createTemplateRenderer } from "../lib/pipeline/templates.ts";
 import { defaultPhases } from "../lib/pipeline/phases.ts";
 import { createApp, type GraphsvcApp } from "../lib/api/app.ts";
+import { denoQuickTurn } from "../lib/runtime/deno/event_loop_turn.ts";
 
 const flags = new Map<string, string>();
 const sizes: number[] = [];
@@ -42,6 +46,7 @@ const SAMPLES = Number(flags.get("samples") ?? 20);
 // the JIT still tiers up the code they use (~17 writes for a 100k splice), later ones do not.
 const WARMUP = Number(flags.get("warmup") ?? 0);
 const ONLY = flags.get("only");
+const QUICK_TURN = flags.has("timer-turns") ? undefined : denoQuickTurn;
 
 const percentile = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -141,6 +146,7 @@ async function measure(
       workspace: new DenoFsWorkspace(dir),
       createTemplates: createTemplateRenderer,
       phases: defaultPhases,
+      quickTurn: QUICK_TURN,
     });
     const t0 = performance.now();
     await engine.rebuild();

@@ -19,6 +19,7 @@ import type { Artifact, TemplateRenderer } from "./pipeline/context.ts";
 import type { AssetTableInfo, BuildOutcome, BuildStats, RulePhases } from "./pipeline/build.ts";
 import type { Provenance } from "./pipeline/provenance.ts";
 import { IncrementalBuilder } from "./pipeline/incremental/builder.ts";
+import { ReaderAwareTurns } from "./pipeline/reader_turns.ts";
 import { type BuildIssue, formatIssue } from "./pipeline/issues.ts";
 import { describeError } from "./pipeline/errors.ts";
 
@@ -133,6 +134,14 @@ export interface GraphEngineOptions {
    * after it. The workspace is only read when a rebuild is requested.
    */
   snapshot?: Snapshot;
+  /**
+   * The runtime's quick turn of the event loop (`ReaderAwareTurns`): builds give it between
+   * their slices while no request has arrived for a moment, instead of a `setTimeout(0)` turn
+   * that waits ~2 ms each time. It must let network I/O and due timers in before it resolves;
+   * the Deno adapter's is `denoQuickTurn` (`lib/runtime/deno/event_loop_turn.ts`). Without it
+   * every turn is a timer turn (any runtime).
+   */
+  quickTurn?: () => Promise<void>;
 }
 
 /**
@@ -201,6 +210,7 @@ export class GraphEngine {
   #currentLog: string[] = [];
   #lastFinal: string | undefined;
   readonly #builder = new IncrementalBuilder();
+  readonly #turns: ReaderAwareTurns;
   /** Whether a request served by the next build did not say what it changed. */
   #unknownChange = false;
   /** Whether a requested build has not read the workspace yet (it will see today's files). */
@@ -221,6 +231,7 @@ export class GraphEngine {
   /** Creates an engine; nothing is built until a rebuild is requested. @param options workspace, modules, parameters and pipeline hooks */
   constructor(options: GraphEngineOptions) {
     this.#options = options;
+    this.#turns = new ReaderAwareTurns(options.quickTurn);
     this.#params = { ...(options.params ?? {}) };
     const loaded = options.snapshot;
     if (loaded) {
@@ -276,6 +287,40 @@ export class GraphEngine {
    */
   async settled(): Promise<void> {
     while (this.#running) await this.#running;
+  }
+
+  /**
+   * Records that a request arrived: for a moment, builds give the event loop full turns between
+   * their slices, so readers are answered at once (see `GraphEngineOptions.quickTurn`). The app
+   * calls it for every request.
+   */
+  noteRequest(): void {
+    this.#turns.noteRequest();
+  }
+
+  /**
+   * The turn builds give the event loop between two slices; work done before a publish
+   * (`beforePublish`) runs its own slices with it too.
+   *
+   * @example
+   * ```ts
+   * import { GraphEngine } from "./engine.ts";
+   * import { MemoryWorkspace } from "./workspace/memory.ts";
+   * import { createTemplateRenderer } from "./pipeline/templates.ts";
+   * import { runStepsSliced } from "./pipeline/slicing.ts";
+   * const engine = new GraphEngine({
+   *   workspace: new MemoryWorkspace({}),
+   *   createTemplates: createTemplateRenderer,
+   * });
+   * function* work() {
+   *   yield;
+   *   return 2;
+   * }
+   * console.log(await runStepsSliced(work(), { turn: engine.turn, sliceMs: 0 })); // 2
+   * ```
+   */
+  get turn(): () => Promise<void> {
+    return this.#turns.turn;
   }
 
   /** The workspace the engine builds from. */
@@ -548,6 +593,7 @@ export class GraphEngine {
         createTemplates: this.#options.createTemplates,
         phases: this.#options.phases,
         log: line,
+        turn: this.#turns.turn,
       }, { unknown: unknown || this.#options.incremental === false });
       const result = build.result;
       line("debug", `build ${generation}: ${build.mode} build (${build.reason})`);

@@ -40,6 +40,8 @@ import type { UiAssets } from "./ui_assets.ts";
  */
 function settleBuilds(engine: GraphEngine, inRequest: boolean): MiddlewareHandler {
   return async (c, next) => {
+    // A reader is about: builds give the event loop full turns for a moment (reader_turns.ts).
+    engine.noteRequest();
     await next();
     if (!engine.busy) return;
     if (inRequest) {
@@ -124,7 +126,7 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   const app = new Hono();
   // Each new snapshot gets its GraphQL schema model (a scan of the whole graph) in time slices
   // before it is published, instead of on its first query.
-  engine.beforePublish((snapshot) => graphState(snapshot.graph).warm());
+  engine.beforePublish((snapshot) => graphState(snapshot.graph).warm({ turn: engine.turn }));
   if (options.log) app.use("*", requestLog(options.log)); // first: refused requests are logged too
   app.use("*", settleBuilds(engine, options.buildInRequest ?? false));
   registerSecurity(app, options);

@@ -50,3 +50,29 @@ Deno.test("issue 15: a rebuild lets the event loop run and readers keep the publ
   assertEquals(first.graph.resourceCount, 6_000);
   assert(first.graph.sealed && engine.current.graph.sealed);
 });
+
+Deno.test("a build gives the engine's quick turn between slices; every request is noted as a reader", async () => {
+  let quick = 0;
+  const engine = new GraphEngine({
+    workspace: new MemoryWorkspace(generateWorkspace(6_000, 6)),
+    createTemplates: createTemplateRenderer,
+    phases: defaultPhases,
+    quickTurn: () => {
+      quick++;
+      return new Promise((resolve) => setTimeout(resolve, 0));
+    },
+  });
+  await engine.rebuild();
+  // Nothing was reading: the turns between the build's slices were quick ones.
+  assert(quick > 0, "the quick turn was used");
+  let noted = 0;
+  const noteRequest = engine.noteRequest.bind(engine);
+  engine.noteRequest = () => {
+    noted++;
+    noteRequest();
+  };
+  const app = createApp(engine);
+  const res = await app.fetch(new Request("http://localhost/healthz"));
+  await res.body?.cancel();
+  assertEquals(noted, 1, "the app notes each request");
+});
