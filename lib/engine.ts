@@ -135,11 +135,12 @@ export interface GraphEngineOptions {
    */
   snapshot?: Snapshot;
   /**
-   * The runtime's quick turn of the event loop (`ReaderAwareTurns`): builds give it between
-   * their slices while no request has arrived for a moment, instead of a `setTimeout(0)` turn
-   * that waits ~2 ms each time. It must let network I/O and due timers in before it resolves;
-   * the Deno adapter's is `denoQuickTurn` (`lib/runtime/deno/event_loop_turn.ts`). Without it
-   * every turn is a timer turn (any runtime).
+   * The runtime's quick turn of the event loop (`ReaderAwareTurns`): while no request has
+   * arrived for a moment, builds give it between their slices instead of most `setTimeout(0)`
+   * turns, which wait ~2 ms each; a timer turn still comes every few slices to take in network
+   * I/O. It must run due timers before it resolves; the Deno adapter's is `denoQuickTurn`
+   * (`lib/runtime/deno/event_loop_turn.ts`). Without it every turn is a timer turn (any
+   * runtime).
    */
   quickTurn?: () => Promise<void>;
 }

@@ -1,12 +1,13 @@
 /**
  * The turns a sliced build gives the event loop (`reader_turns.ts`, `SliceOptions.turn`): the
- * runtime's quick turn while no request is about, a timer turn within the reader window after
- * one, and timer turns always without a quick turn. A timer turn is recognised by a
- * `setTimeout(0)` scheduled before it having fired when it resolves (timers of equal delay fire
- * in order); a microtask "quick turn" lets no timer fire.
+ * runtime's quick turn while no request is about, with a timer turn at least every
+ * `timerEveryMs`; timer turns within the reader window after a request, and always without a
+ * quick turn. A timer turn is recognised by a `setTimeout(0)` scheduled before it having fired
+ * when it resolves (timers of equal delay fire in order); the quick turn here is a microtask,
+ * which lets no timer fire. The clock is a variable.
  */
 import { assert, assertEquals } from "../_assert.ts";
-import { READER_WINDOW_MS, ReaderAwareTurns } from "../../lib/pipeline/reader_turns.ts";
+import { ReaderAwareTurns } from "../../lib/pipeline/reader_turns.ts";
 import { runStepsSliced, timerTurn } from "../../lib/pipeline/slicing.ts";
 
 /** Whether `turn` let a timer scheduled just before it fire. */
@@ -17,34 +18,39 @@ async function letTimerFire(turn: () => Promise<void>): Promise<boolean> {
   return fired;
 }
 
-Deno.test("reader turns: the quick turn while no request arrived in the window, else a timer turn", async () => {
+Deno.test("reader turns: quick turns while nobody reads, a timer turn every timerEveryMs and within the window after a request", async () => {
   let clock = 1000;
   let quick = 0;
-  const turns = new ReaderAwareTurns(
-    () => {
-      quick++;
-      return Promise.resolve();
-    },
-    READER_WINDOW_MS,
-    () => clock,
-  );
+  const turns = new ReaderAwareTurns(() => {
+    quick++;
+    return Promise.resolve();
+  }, { windowMs: 50, timerEveryMs: 12, now: () => clock });
   assertEquals(turns.readersActive, false);
-  assertEquals(await letTimerFire(turns.turn), false, "no reader yet: the quick turn");
-  assertEquals(quick, 1);
-  turns.noteRequest();
-  clock += READER_WINDOW_MS - 1;
-  assertEquals(turns.readersActive, true);
-  assertEquals(await letTimerFire(turns.turn), true, "a reader just arrived: a timer turn");
+  assertEquals(await letTimerFire(turns.turn), true, "the first turn is a timer turn");
+  clock += 11;
+  assertEquals(await letTimerFire(turns.turn), false, "11 ms later, nobody reading: quick");
   assertEquals(quick, 1);
   clock += 1;
-  assertEquals(turns.readersActive, false, "the window has passed");
+  assertEquals(await letTimerFire(turns.turn), true, "12 ms after the last timer turn");
+  clock += 1;
   assertEquals(await letTimerFire(turns.turn), false);
   assertEquals(quick, 2);
+  turns.noteRequest();
+  for (let i = 0; i < 49; i += 7) {
+    assertEquals(turns.readersActive, true);
+    assertEquals(await letTimerFire(turns.turn), true, `${i} ms after a request: a timer turn`);
+    clock += 7;
+  }
+  assertEquals(quick, 2);
+  clock += 1; // 50 ms after the request
+  assertEquals(turns.readersActive, false, "the window has passed");
+  assertEquals(await letTimerFire(turns.turn), false, "the last timer turn was 1 ms ago");
+  assertEquals(quick, 3);
 });
 
 Deno.test("reader turns: without a quick turn every turn is a timer turn", async () => {
   const turns = new ReaderAwareTurns();
-  assertEquals(await letTimerFire(turns.turn), true);
+  for (let i = 0; i < 3; i++) assertEquals(await letTimerFire(turns.turn), true);
   assertEquals(await letTimerFire(timerTurn), true);
 });
 
