@@ -213,24 +213,33 @@ export class GraphWriter {
    * replay would not be what the evaluation wrote).
    */
   replay(calls: WriteCalls, site: WriteSite): void {
-    // Consecutive calls mostly name the same resource (create it, then set its properties).
-    let lastType = "";
-    let lastName = "";
-    let last: Resource | undefined;
+    // Calls name few resources, mostly the origin and the one a rule creates, alternating
+    // (create it, set its properties, relate the origin to it): the last two found are kept.
+    let last: Resource | undefined = site.origin >= 0
+      ? this.#graph.getResourceById(site.origin)
+      : undefined;
+    let before: Resource | undefined;
     const find = (type: string, name: string) => {
-      if (last !== undefined && name === lastName && type === lastType) return last;
+      if (last !== undefined && last.name === name && last.type === type) return last;
+      if (before !== undefined && before.name === name && before.type === type) {
+        const found = before;
+        before = last;
+        return last = found;
+      }
       const r = this.#graph.getResource(type, name);
       if (!r) throw new Error(`internal error: replayed write to missing ${type} '${name}'`);
-      lastType = type;
-      lastName = name;
+      before = last;
       return last = r;
     };
     for (let i = 0; i < calls.length;) {
       const op = calls[i];
       if (op === CALL_RESOURCE) {
-        lastType = calls[i + 1] as string;
-        lastName = calls[i + 2] as string;
-        last = this.resource(lastType, lastName, calls[i + 3] ? site : undefined);
+        before = last;
+        last = this.resource(
+          calls[i + 1] as string,
+          calls[i + 2] as string,
+          calls[i + 3] ? site : undefined,
+        );
         i += 4;
       } else if (op === CALL_SET) {
         const r = find(calls[i + 1] as string, calls[i + 2] as string);
