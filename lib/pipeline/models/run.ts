@@ -19,6 +19,12 @@ export const MAX_ERRORS_PER_BLOCK = 5;
 /** Origins a rule block evaluates between two pause points of a sliced build (`slicing.ts`). */
 export const ORIGINS_PER_STEP = 4;
 
+/**
+ * Kept pairs replayed in a row before {@link BlockRun.origins} hands out a `null` (a few µs each:
+ * a `null` per pair cost more in generator resumptions than the replay itself).
+ */
+const REPLAYS_PER_NULL = 32;
+
 /** Shared state of one build's model phase. */
 export interface ModelRunState {
   /** Rule environment. */
@@ -75,10 +81,10 @@ export class BlockRun {
   pairsFor: (() => BlockPairs) | undefined;
 
   /**
-   * Origins of the chunk, by name (or one global iteration). With {@link BlockRun.pairsFor}, a
-   * pair kept from the last build is replayed here and comes out as `null` (skip it; it still
-   * counts for pausing); the writer calls of the others are recorded while the caller evaluates
-   * them, until it asks for the next origin.
+   * Origins of the chunk, by name (or one global iteration). With {@link BlockRun.pairsFor}, pairs
+   * kept from the last build are replayed here, and every {@link REPLAYS_PER_NULL} of them in a
+   * row come out as one `null` (skip it; it still counts for pausing); the writer calls of the
+   * others are recorded while the caller evaluates them, until it asks for the next origin.
    */
   *origins(): Generator<Resource | undefined | null, void, undefined> {
     const t = this.prepared.chunk.originType;
@@ -89,14 +95,19 @@ export class BlockRun {
       return;
     }
     const writer = this.state.writer;
+    let replayed = 0;
     try {
       for (const origin of list) {
         const calls = pairs.replayable(origin);
         if (calls !== undefined) {
           writer.replay(calls, this.site(origin));
-          yield null;
+          if (++replayed === REPLAYS_PER_NULL) {
+            replayed = 0;
+            yield null;
+          }
           continue;
         }
+        replayed = 0;
         const failures = this.failures;
         const warnings = this.warnings;
         writer.beginCalls();
