@@ -126,7 +126,10 @@ export function createApp(engine: GraphEngine, options: AppOptions = {}): Graphs
   const app = new Hono();
   // Each new snapshot gets its GraphQL schema model (a scan of the whole graph) in time slices
   // before it is published, instead of on its first query.
-  engine.beforePublish((snapshot) => graphState(snapshot.graph).warm({ turn: engine.turn }));
+  // The published graph, until this hook returns, is the one the new snapshot replaces.
+  engine.beforePublish((snapshot) =>
+    graphState(snapshot.graph).warm({ turn: engine.turn, previous: engine.current.graph })
+  );
   if (options.log) app.use("*", requestLog(options.log)); // first: refused requests are logged too
   app.use("*", settleBuilds(engine, options.buildInRequest ?? false));
   registerSecurity(app, options);

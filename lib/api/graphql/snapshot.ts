@@ -106,7 +106,7 @@ export class GraphState {
    * console.log(graphState(g).model.types.length); // 1
    * ```
    */
-  async warm(options: SliceOptions = {}): Promise<void> {
+  async warm(options: WarmOptions = {}): Promise<void> {
     if (!this.graph.sealed) return;
     if (!this.#model && !this.#inheritedModel()) {
       this.#model = await runStepsSliced(schemaModelSteps(this.graph), options);
@@ -115,9 +115,14 @@ export class GraphState {
     // base, without sorting).
     if (this.#baseState() !== undefined) return;
     this.#inheritSortedFromSplice();
+    const previous = options.previous && states.get(options.previous);
     for (const type of this.graph.types()) {
       if (this.#sorted.has(type)) continue;
-      const sorted = await runStepsSliced(sortByNameSteps(this.graph.resourcesOf(type)), options);
+      const resources = this.graph.resourcesOf(type);
+      const known = previous === undefined ? undefined : previous.#sorted.get(type);
+      const sorted = known && sameIdsAndNames(resources, previous!.graph.resourcesOf(type))
+        ? known.map((r) => this.graph.getResourceById(r.id)!)
+        : await runStepsSliced(sortByNameSteps(resources), options);
       this.#sorted.set(type, sorted);
     }
   }
@@ -269,6 +274,26 @@ export class GraphState {
 }
 
 const states = new WeakMap<Graph, GraphState>();
+
+/** Options of {@link GraphState.warm}: slicing, and the graph the new one replaces. */
+export interface WarmOptions extends SliceOptions {
+  /**
+   * The graph this one replaces (the published one), when it is not its base: a type whose
+   * resources have the same ids and names in both (a `rules` or `assets` build after a change of
+   * properties) takes its name-sorted list from it, mapped to this graph's resources by id,
+   * instead of sorting them again.
+   */
+  previous?: Graph;
+}
+
+/** True when two types' resources, in id order, have the same ids and names. */
+function sameIdsAndNames(a: readonly Resource[], b: readonly Resource[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].id !== b[i].id || a[i].name !== b[i].name) return false;
+  }
+  return true;
+}
 
 /**
  * The {@link GraphState} of a graph, created on first use and kept as long as the graph lives.

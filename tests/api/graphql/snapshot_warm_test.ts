@@ -206,3 +206,49 @@ Deno.test("G11 G13 a spliced graph's state (rows added) equals a scan: model, co
   // Most additions fit the base model, so the carried-over path is what was compared.
   if (carried < 30) throw new Error(`only ${carried} of 150 splices kept the base model`);
 });
+
+Deno.test("G4 a snapshot warmed with the graph it replaces has the sorted lists of a sort, with its own resources", async () => {
+  const { graphState } = await import("../../../lib/api/graphql/snapshot.ts");
+  const build = (names: readonly [string, string][], stamp: number) => {
+    const g = new Graph();
+    for (const [type, name] of names) g.upsertResource(type, name, { stamp });
+    g.seal();
+    return g;
+  };
+  await fc.assert(
+    fc.asyncProperty(
+      fc.uniqueArray(
+        fc.tuple(fc.constantFrom("host", "zone"), fc.string({ unit: "binary", maxLength: 4 })),
+        { maxLength: 60, selector: ([t, n]) => `${t}\u0000${n}` },
+      ),
+      // 0: the same names (properties changed); 1: one resource renamed; 2: one left out.
+      fc.constantFrom(0, 1, 2),
+      fc.nat(),
+      async (names, change, at) => {
+        const before = build(names, 1);
+        await graphState(before).warm();
+        const next = names.slice();
+        if (next.length > 0 && change > 0) {
+          const i = at % next.length;
+          const [type, name] = next[i];
+          const renamed = `${name}\u00ff`;
+          const taken = next.some(([t, n]) => t === type && n === renamed);
+          if (change === 1 && !taken) next[i] = [type, renamed];
+          if (change === 2) next.splice(i, 1);
+        }
+        const after = build(next, 2);
+        await graphState(after).warm({ previous: before });
+        for (const type of after.types()) {
+          const sorted = graphState(after).sortedOf(type);
+          assertEquals(sorted.map((r) => r.name), after.resourcesOfSorted(type).map((r) => r.name));
+          for (const r of sorted) {
+            if (r !== after.getResourceById(r.id)) {
+              throw new Error(`${type} '${r.name}' is not the new graph's`);
+            }
+          }
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
