@@ -81,7 +81,11 @@ export class ReaderAwareTurns {
 
   /** True while a request arrived less than `windowMs` ago. */
   get readersActive(): boolean {
-    return this.#now() - this.#lastRequest < this.#windowMs;
+    return this.#readersActiveAt(this.#now());
+  }
+
+  #readersActiveAt(now: number): boolean {
+    return now - this.#lastRequest < this.#windowMs;
   }
 
   /** One turn between two slices (pass it as `SliceOptions.turn`). */
@@ -89,7 +93,7 @@ export class ReaderAwareTurns {
     const quick = this.#quick;
     const now = this.#now();
     if (
-      quick === undefined || now - this.#lastRequest < this.#windowMs ||
+      quick === undefined || this.#readersActiveAt(now) ||
       now - this.#lastTimerTurn >= this.#timerEveryMs
     ) {
       this.#lastTimerTurn = now;
