@@ -28,8 +28,8 @@
  * the quick turn existed).
  *
  * Usage: deno run -A --v8-flags=--expose-gc bench/stall_rewrite_bench.ts [--resources=N]
- * [--rounds=N] [--timer-turns=1]. Prints a markdown table. Wired into `deno task bench` (run.ts runs every
- * `*_bench.ts`).
+ * [--rounds=N] [--timer-turns=1]. Prints a markdown table. Wired into `deno task bench` (run.ts
+ * runs every `*_bench.ts`).
  *
  * @module
  */
