@@ -12,10 +12,11 @@ import {
   compareStrings,
   type Graph,
   type GraphSplicing,
+  type Properties,
   type Resource,
 } from "../../graph/graph.ts";
 import { buildSchemaModel, type SchemaModel, schemaModelSteps } from "./model.ts";
-import { runStepsSliced, type SliceOptions } from "../../pipeline/slicing.ts";
+import { runSteps, runStepsSliced, type SliceOptions, type Steps } from "../../pipeline/slicing.ts";
 import { sortByNameSteps } from "./sort_steps.ts";
 import { kindOf } from "./infer.ts";
 import { splicedModel } from "./spliced_model.ts";
@@ -108,8 +109,8 @@ export class GraphState {
    */
   async warm(options: WarmOptions = {}): Promise<void> {
     if (!this.graph.sealed) return;
-    if (!this.#model && !this.#inheritedModel()) {
-      this.#model = await runStepsSliced(schemaModelSteps(this.graph), options);
+    if (!this.#model && !(await runStepsSliced(this.#inheritedModelSteps(), options))) {
+      this.#model ??= await runStepsSliced(schemaModelSteps(this.graph), options);
     }
     // The name-sorted lists every listing query starts from (a derived graph's come from its
     // base, without sorting).
@@ -130,9 +131,19 @@ export class GraphState {
   /**
    * The base's model when it is known and every changed resource has the same property keys in
    * the same order with values of the same kinds: the model (fields, inferred scalars, counts)
-   * is then the same, without a scan of the graph.
+   * is then the same, without a scan of the graph. Synchronous: see
+   * {@link GraphState.#inheritedModelSteps}.
    */
   #inheritedModel(): SchemaModel | undefined {
+    return runSteps(this.#inheritedModelSteps());
+  }
+
+  /**
+   * {@link GraphState.#inheritedModel} as steps, pausing every {@link SHAPES_PER_STEP} changed
+   * resources: a change of every row of a 100k graph compares 100k key lists (~30 ms), which
+   * must not run in one piece before a publish (issue 24).
+   */
+  *#inheritedModelSteps(): Steps<SchemaModel | undefined> {
     const spliced = this.#spliceBase;
     if (spliced) {
       const state = spliced.state.deref();
@@ -145,19 +156,15 @@ export class GraphState {
     }
     const base = this.#baseState();
     if (!base || !base.state.#model) return undefined;
-    for (const id of base.changed) {
-      const before = base.state.graph.getResourceById(id)?.properties;
-      const after = this.graph.getResourceById(id)?.properties;
-      if (!before || !after) return undefined;
-      const keys = Object.keys(after);
-      const old = Object.keys(before);
-      if (keys.length !== old.length) return undefined;
-      for (let i = 0; i < keys.length; i++) {
-        if (keys[i] !== old[i] || kindOf(after[keys[i]]) !== kindOf(before[old[i]])) {
-          return undefined;
-        }
-      }
+    const changed = base.changed;
+    for (let k = 0; k < changed.length; k++) {
+      if (k % SHAPES_PER_STEP === SHAPES_PER_STEP - 1) yield;
+      const before = base.state.graph.getResourceById(changed[k])?.properties;
+      const after = this.graph.getResourceById(changed[k])?.properties;
+      if (!before || !after || !sameShape(before, after)) return undefined;
     }
+    // A query may have made the model while these steps were paused.
+    if (this.#model) return this.#model;
     this.#model = base.state.#model;
     this.#signature = base.state.#signature;
     return this.#model;
@@ -371,4 +378,18 @@ function mergeByName(kept: readonly Resource[], fresh: readonly Resource[]): Res
   while (i < kept.length) out[k++] = kept[i++];
   while (j < sorted.length) out[k++] = sorted[j++];
   return out;
+}
+
+/** Changed resources {@link GraphState.warm} compares between two pauses. */
+const SHAPES_PER_STEP = 2048;
+
+/** True when both have the same keys in the same order, with values of the same kinds. */
+function sameShape(before: Properties, after: Properties): boolean {
+  const keys = Object.keys(after);
+  const old = Object.keys(before);
+  if (keys.length !== old.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== old[i] || kindOf(after[keys[i]]) !== kindOf(before[old[i]])) return false;
+  }
+  return true;
 }

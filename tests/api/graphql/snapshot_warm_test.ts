@@ -252,3 +252,31 @@ Deno.test("G4 a snapshot warmed with the graph it replaces has the sorted lists 
     { numRuns: 200 },
   );
 });
+
+Deno.test("G11 a derived graph's warm compares shapes in slices and inherits the model only when every changed shape is the same", async () => {
+  const { graphState } = await import("../../../lib/api/graphql/snapshot.ts");
+  const count = 10_000;
+  const base = new Graph();
+  for (let i = 0; i < count; i++) base.upsertResource("host", `h-${i}`, { port: i, env: "prod" });
+  base.seal();
+  const baseModel = graphState(base).model;
+  const derivedWith = (last: Record<string, number | string>) => {
+    const changes = new Map<number, Record<string, number | string>>();
+    for (let i = 0; i < count; i++) {
+      changes.set(i, i === count - 1 ? last : { name: `h-${i}`, port: i + 1, env: "prod" });
+    }
+    return base.derive(changes);
+  };
+  // Same shapes: the base's model object, after more than one turn (10k comparisons pause).
+  const same = derivedWith({ name: `h-${count - 1}`, port: 0, env: "test" });
+  let turns = 0;
+  await graphState(same).warm({ sliceMs: 0, turn: () => (turns++, Promise.resolve()) });
+  assertEquals(graphState(same).model === baseModel, true);
+  assertEquals(turns > 1, true);
+  // The last changed resource's port turns into a string: a scan, which infers the new kind.
+  const other = derivedWith({ name: `h-${count - 1}`, port: "eighty", env: "test" });
+  await graphState(other).warm({ sliceMs: 0, turn: () => Promise.resolve() });
+  const model = graphState(other).model;
+  assertEquals(model === baseModel, false);
+  assertEquals(model.resourceCounts.get("host"), count);
+});
