@@ -90,3 +90,24 @@ Deno.test("Graph.derive keeps relation properties and refuses a name change or a
   }
   assert(refused, "a name change was accepted");
 });
+
+Deno.test("A15–A18 a derived resource keeps the previous graph's values of the cells that did not change", () => {
+  const builder = new IncrementalBuilder();
+  const row = (port: string) =>
+    `name,port,env,network\nweb-1,80,prod,net-a\nweb-2,${port},prod,"net-a, net-b"\n`;
+  const first = builder.build(
+    sources({ "assets/host.csv": row("81"), "assets/network.csv": NETS }),
+    OPTIONS,
+  );
+  const next = sources({ "assets/host.csv": row("99"), "assets/network.csv": NETS });
+  const second = builder.build(next, OPTIONS);
+  assertEquals(second.mode, "properties", second.reason);
+  assertEquals(second.result.graph.toJSON(), buildGraph(next, OPTIONS).graph.toJSON());
+  const before = first.result.graph.getResource("host", "web-2")!.properties;
+  const after = second.result.graph.getResource("host", "web-2")!.properties;
+  assertEquals(after.port, "99");
+  assertEquals(before.port, "81");
+  // The two-name relation cell is the same list object: no second copy of an unchanged value.
+  assertEquals(after.network, ["net-a", "net-b"]);
+  assert(after.network === before.network);
+});
