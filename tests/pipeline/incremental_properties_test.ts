@@ -111,3 +111,28 @@ Deno.test("A15–A18 a derived resource keeps the previous graph's values of the
   assertEquals(after.network, ["net-a", "net-b"]);
   assert(after.network === before.network);
 });
+
+Deno.test("A15–A18 a changed row is converted with the previous resource's values of its unchanged cells", async () => {
+  const { planAssetReplay } = await import("../../lib/pipeline/incremental/asset_replay.ts");
+  const row = (port: string, nets: string) =>
+    `name,port,network\nweb-1,80,net-a\nweb-2,${port},"${nets}"\nweb-3,82,net-b\n`;
+  const before = sources({
+    "assets/host.csv": row("81", "net-a, net-b"),
+    "assets/network.csv": NETS,
+  });
+  const prev = buildGraph(before, OPTIONS);
+  const old = prev.graph.getResource("host", "web-2")!.properties;
+  for (const [port, nets, same] of [["99", "net-a, net-b", true], ["81", "net-b, net-a", false]]) {
+    const after = sources({
+      "assets/host.csv": row(port as string, nets as string),
+      "assets/network.csv": NETS,
+    });
+    const plan = planAssetReplay(prev, before, after, ["assets/host.csv"]);
+    assert(plan.ok);
+    const [converted] = plan.blocks.get("host")!.middle;
+    assertEquals(converted.properties.port, port);
+    assertEquals(converted.properties.network, (nets as string).split(", "));
+    // The same list object when the names are the same, in the same order.
+    assertEquals(converted.properties.network === old.network, same);
+  }
+});

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Graph, Properties, Resource } from "../../graph/graph.ts";
+import type { Graph, JsonValue, Properties, Resource } from "../../graph/graph.ts";
 import { parseCsvSteps } from "../../formats/csv.ts";
 import { ParseError } from "../../formats/errors.ts";
 import { filesIn, type SourceFile, type SourceSet } from "../../workspace/sources.ts";
@@ -254,9 +254,11 @@ function* changedBlock(
     }
     const rows: BlockRow[] = [];
     const seen = new Set<string>();
-    for (const cells of newMiddle.rows) {
+    const parsed = newMiddle.rows;
+    for (let k = 0; k < parsed.length; k++) {
       if (rows.length % ROWS_PER_STEP === 0) yield;
-      const row = rowOf(cells, shape);
+      const row = rowOf(parsed[k], shape, previous[delta.prefixRows + k]?.properties);
+      parsed[k] = NO_CELLS; // the cells die young (the block may have 100k rows)
       if (typeof row === "string") return row;
       // A new key must be unique: not twice in the middle, not one of the kept rows.
       if (row.name === "" || seen.has(row.name)) return `${relPath}: empty or repeated key`;
@@ -293,9 +295,10 @@ function* changedBlock(
   if (doc.header.join("\u0000") !== header.join("\u0000")) return `${relPath}: header changed`;
   const seen = new Set<string>();
   const rows: BlockRow[] = [];
-  for (const cells of doc.rows) {
+  for (let k = 0; k < doc.rows.length; k++) {
     if (rows.length % ROWS_PER_STEP === 0) yield;
-    const row = rowOf(cells, shape);
+    const row = rowOf(doc.rows[k], shape, previous[k]?.properties);
+    doc.rows[k] = NO_CELLS;
     if (typeof row === "string") return row;
     if (row.name === "" || seen.has(row.name)) return `${relPath}: empty or repeated key`;
     seen.add(row.name);
@@ -357,8 +360,13 @@ function* parseRows(
  * stripped, declared columns converted to their type (empty: absent), relation columns (named
  * after another asset type) split into names; or why the row would be reported (a value its
  * declaration refuses, a required column left empty: MP31), which a replay does not reproduce.
+ * Values equal to those of `reuse` (the previous resource of the row's place) are taken from it.
  */
-function rowOf(cells: readonly string[], shape: RowShape): BlockRow | string {
+function rowOf(
+  cells: readonly string[],
+  shape: RowShape,
+  reuse: Properties = NO_PROPERTIES,
+): BlockRow | string {
   const { header, type, assetTypes, declaration } = shape;
   const properties: Properties = {};
   for (let i = 0; i < header.length; i++) {
@@ -369,11 +377,11 @@ function rowOf(cells: readonly string[], shape: RowShape): BlockRow | string {
     if (spec) {
       const { value, invalid } = loadedCell(cell, spec);
       if (invalid) return `${shape.relPath}: a value of column '${column}' is reported`;
-      if (value !== undefined) properties[column] = value;
+      if (value !== undefined) properties[column] = sameOr(value, reuse[column]);
     } else if (assetTypes.has(column) && column !== type) {
-      properties[column] = relationCellValue(cell);
+      properties[column] = sameOr(relationCellValue(cell), reuse[column]);
     } else {
-      properties[column] = cell;
+      properties[column] = sameOr(cell, reuse[column]);
     }
   }
   let name = cells[shape.keyIndex].trim();
@@ -392,6 +400,29 @@ function rowOf(cells: readonly string[], shape: RowShape): BlockRow | string {
     }
   }
   return { name, properties, fresh: true };
+}
+
+/** What a converted row's cells are replaced with (see {@link changedBlock}). */
+const NO_CELLS: string[] = [];
+
+const NO_PROPERTIES: Properties = {};
+
+/**
+ * `known` when it equals `value` (the same string, number or boolean, or a list of the same
+ * names), else `value`. A row converted afresh takes the previous resource's values of the cells
+ * it did not change, so the text just parsed for them dies young: after a change of every row of
+ * 100k, the build's survivors — which every scavenge copies while readers wait — are the new
+ * property objects and the changed values, not every cell again (issue 24).
+ */
+function sameOr(value: JsonValue, known: JsonValue | undefined): JsonValue {
+  if (value === known || known === undefined) return known ?? value;
+  if (!Array.isArray(value) || !Array.isArray(known) || value.length !== known.length) {
+    return value;
+  }
+  for (let i = 0; i < value.length; i++) {
+    if (value[i] !== known[i] || typeof known[i] === "object") return value;
+  }
+  return known;
 }
 
 /** Resources copied between two pause points. */
