@@ -75,12 +75,12 @@ Deno.test("denoQuickTurn lets due timers fire while a build runs in slices", asy
   for (const [turn, expected] of [[denoQuickTurn, true], [microtask, false]] as const) {
     let fired = false;
     const timer = setTimeout(() => fired = true, 5);
-    function* build() {
+    const build = function* () {
       for (let i = 0; i < (expected ? 2500 : 50) && !fired; i++) {
         work();
         yield;
       }
-    }
+    };
     await runStepsSliced(build(), { sliceMs: 2, turn });
     assertEquals(fired, expected, turn === microtask ? "control: a microtask turn" : "quick turn");
     clearTimeout(timer);
