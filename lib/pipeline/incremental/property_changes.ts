@@ -83,14 +83,8 @@ export function* propertyChangesSteps(
       const now = row.properties;
       // Every key of either side, once: the new row's, then the old one's it lacks.
       for (const key in now) {
-        if (key === "name") continue;
-        if (sameValue(now[key], old[key])) {
-          // Without rules the row's object becomes the resource's properties: an unchanged cell
-          // keeps the previous graph's value, so the text just parsed for it is garbage and not
-          // a second copy the next graph holds (issue 24's peak memory).
-          if (!withRules) now[key] = old[key];
-          continue;
-        }
+        // (An unchanged cell already holds the previous resource's value: asset_replay's rowOf.)
+        if (key === "name" || sameValue(now[key], old[key])) continue;
         // A relation column (named after a type) changed: links change, not only properties.
         if (key !== "original_name" && !key.startsWith("_") && types.has(key)) return undefined;
         changedFields.add(key);
